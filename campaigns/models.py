@@ -1,0 +1,130 @@
+"""Campaigns, who belongs to them and in which role, and the links that invite players."""
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from rules import RuleSet, RuleSetError
+
+INVITATION_LIFETIME = timedelta(days=7)
+
+
+def validate_rule_options(value) -> None:
+    try:
+        RuleSet.from_json(value)
+    except RuleSetError as exc:
+        raise ValidationError(str(exc)) from None
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    rule_options = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=[validate_rule_options],
+        help_text="Only the options that differ from Second Edition R&E with the Rules Upgrade.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:detail", args=[self.pk])
+
+    @property
+    def ruleset(self) -> RuleSet:
+        return RuleSet.from_json(self.rule_options)
+
+    def set_ruleset(self, ruleset: RuleSet) -> None:
+        """Store only the differences from the defaults, so new defaults reach old campaigns."""
+        self.rule_options = {name: ours for name, (_, ours) in ruleset.differences().items()}
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        GM = "gm", "Game master"
+        CO_GM = "co_gm", "Co-GM"
+        PLAYER = "player", "Player"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user"),
+        ]
+        ordering = ["role", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+    @property
+    def is_gm(self) -> bool:
+        """A game master or co-GM: runs the campaign."""
+        return self.role in (self.Role.GM, self.Role.CO_GM)
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def default_expiry():
+    return timezone.now() + INVITATION_LIFETIME
+
+
+class Invitation(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=default_expiry)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.campaign}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:join", args=[self.token])
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+    @property
+    def is_usable(self) -> bool:
+        return not self.is_revoked and not self.is_expired
+
+    @property
+    def status(self) -> str:
+        if self.is_revoked:
+            return "revoked"
+        if self.is_expired:
+            return "expired"
+        return "active"

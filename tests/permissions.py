@@ -1,0 +1,73 @@
+"""The permission matrix: every URL of the project, for each kind of visitor.
+
+A row is (URL name, method, how to build its arguments from the scenario, and the expected
+status for anonymous, outsider, player and GM). Later issues add rows for their URLs;
+``test_every_url_is_in_the_matrix`` fails until they do.
+
+Expected values: an int status, or "login" for a redirect to the log-in page.
+"""
+
+from dataclasses import dataclass, field
+
+LOGIN = "login"
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    method: str = "get"
+    args: tuple[str, ...] = ()  # names of scenario attributes, in URL order
+    anonymous: int | str = LOGIN
+    outsider: int | str = 404
+    player: int | str = 200
+    gm: int | str = 200
+    data: dict = field(default_factory=dict)
+
+
+ROWS: list[Row] = [
+    # Public and account pages
+    Row("home", anonymous=200, outsider=200),
+    Row("healthz", anonymous=200, outsider=200),
+    Row("signup", anonymous=200, outsider=302, player=302, gm=302),
+    Row("login", anonymous=200, outsider=200),
+    Row("logout", "post", anonymous=302, outsider=302, player=302, gm=302),
+    Row("password_change", outsider=200),
+    Row("password_change_done", outsider=200),
+    Row("password_reset", anonymous=200, outsider=200),
+    Row("password_reset_done", anonymous=200, outsider=200),
+    Row(
+        "password_reset_confirm",
+        args=("uidb64", "token"),
+        anonymous=302,
+        outsider=200,
+        player=302,
+        gm=302,
+    ),
+    Row("password_reset_complete", anonymous=200, outsider=200),
+    # Campaigns
+    Row("campaigns:create", outsider=200),
+    Row("campaigns:detail", args=("campaign",)),
+    Row("campaigns:edit", args=("campaign",), player=403),
+    Row("campaigns:rules", args=("campaign",), player=403),
+    Row("campaigns:leave", "post", args=("campaign",), player=302, gm=302),
+    Row(
+        "campaigns:invitation_create",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=302,
+        data={"days": 7},
+    ),
+    Row("campaigns:invitation_revoke", "post", args=("campaign", "invitation"), player=403, gm=302),
+    Row(
+        "campaigns:member_role",
+        "post",
+        args=("campaign", "other_member"),
+        player=403,
+        gm=302,
+        data={"role": "co_gm"},
+    ),
+    Row("campaigns:member_remove", "post", args=("campaign", "other_member"), player=403, gm=302),
+    # The join link is meant for outsiders; members are sent to the campaign.
+    Row("campaigns:join", args=("token",), outsider=200, player=302, gm=302),
+]
