@@ -22,5 +22,6 @@ urlpatterns = [
         views.member_remove,
         name="member_remove",
     ),
+    path("<int:campaign_id>/rolls/", views.dice_log, name="dice_log"),
     path("join/<str:token>/", views.join, name="join"),
 ]

@@ -5,6 +5,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.db.models import Count
+from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -12,8 +13,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
+from characters.access import visible_characters
 from campaigns.forms import CampaignForm, InvitationForm, RoleForm, RuleOptionsForm, SignupForm
-from campaigns.models import Invitation, Membership
+from campaigns.models import DiceRoll, Invitation, Membership
 
 
 def home(request):
@@ -67,6 +69,7 @@ def campaign_detail(request, campaign_id):
         "membership": membership,
         "members": members,
         "rule_differences": campaign.ruleset.differences(),
+        "characters": visible_characters(membership).select_related("owner"),
     }
     if membership.is_gm:
         context["invitations"] = campaign.invitations.all()[:20]
@@ -203,3 +206,49 @@ def join(request, token):
         messages.success(request, f"You joined “{campaign.name}” as a player.")
         return redirect(campaign)
     return render(request, "campaigns/join.html", {"invitation": invitation, "campaign": campaign})
+
+
+ROLLS_PER_PAGE = 50
+
+
+def _visible_rolls(membership):
+    rolls = DiceRoll.objects.filter(campaign=membership.campaign)
+    if not membership.is_gm:
+        rolls = rolls.filter(hidden=False)
+    return rolls
+
+
+@login_required
+def dice_log(request, campaign_id):
+    """Every roll of the campaign, newest first. The list polls itself every 2 s with an ETag
+    (the newest visible roll's id), so an unchanged log costs a 304 and two small queries."""
+    membership = membership_or_404(request.user, campaign_id)
+    rolls = _visible_rolls(membership)
+    newest = rolls.order_by("-pk").values_list("pk", flat=True).first() or 0
+    etag = f'W/"rolls-{campaign_id}-{newest}-{int(membership.is_gm)}"'
+    partial = request.htmx and not request.htmx.history_restore_request
+    if partial and request.headers.get("If-None-Match") == etag:
+        response = HttpResponseNotModified()
+        response["ETag"] = etag
+        return response
+    try:
+        before = int(request.GET.get("before", "0"))
+    except ValueError:
+        before = 0
+    page = rolls.select_related("character", "actor")
+    if before > 0:
+        page = page.filter(pk__lt=before)
+    page = list(page.order_by("-pk")[: ROLLS_PER_PAGE + 1])
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "rolls": page[:ROLLS_PER_PAGE],
+        "older": page[ROLLS_PER_PAGE - 1].pk if len(page) > ROLLS_PER_PAGE else None,
+        "paged": before > 0,
+    }
+    template = "campaigns/dice_log.html#roll-list" if partial else "campaigns/dice_log.html"
+    response = render(request, template, context)
+    if not before:
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache, private"
+    return response

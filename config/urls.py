@@ -10,5 +10,6 @@ urlpatterns = [
     path("accounts/signup/", campaign_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("campaigns/", include("campaigns.urls")),
+    path("campaigns/<int:campaign_id>/characters/", include("characters.urls")),
     path("admin/", admin.site.urls),
 ]

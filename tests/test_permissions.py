@@ -15,6 +15,7 @@ from campaigns.tests.factories import (
     MembershipFactory,
     UserFactory,
 )
+from characters.tests.factories import CharacterFactory, NPCFactory
 from tests.permissions import LOGIN, ROWS
 
 VISITORS = ("anonymous", "outsider", "player", "gm")
@@ -27,7 +28,13 @@ def scenario(db):
     other = MembershipFactory(campaign=campaign)
     invitation = InvitationFactory(campaign=campaign)
     outsider = UserFactory()
+    character = CharacterFactory(campaign=campaign, owner=player)
+    others_character = CharacterFactory(campaign=campaign, owner=other.user)
+    secret_npc = NPCFactory(campaign=campaign, secret=True)
     return SimpleNamespace(
+        character=character.pk,
+        others_character=others_character.pk,
+        secret_npc=secret_npc.pk,
         campaign=campaign.pk,
         invitation=invitation.pk,
         token=invitation.token,

@@ -1,0 +1,246 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaigns.access import membership_or_404
+from characters.access import can_control, character_or_404, visible_characters
+from characters.forms import AwardForm, CharacterForm, RollForm
+from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES, Character, Skill
+from characters.services import (
+    CANNOT_ACT,
+    WOUND_PENALTY_DICE,
+    LedgerError,
+    change_balance,
+    cp_limit,
+    roll_trait,
+    trait_for,
+)
+from rules.dice import effective_pool
+from rules.odds import chances_by_level
+
+
+@login_required
+def character_list(request, campaign_id):
+    membership = membership_or_404(request.user, campaign_id)
+    characters = visible_characters(membership).select_related("owner")
+    return render(
+        request,
+        "characters/character_list.html",
+        {"campaign": membership.campaign, "membership": membership, "characters": characters},
+    )
+
+
+def _sheet_groups(character: Character, skills) -> list[dict]:
+    by_attribute: dict[str, list[Skill]] = {a: [] for a in (*ATTRIBUTES, "force")}
+    for skill in skills:
+        by_attribute.setdefault(skill.attribute, []).append(skill)
+    groups = [
+        {
+            "key": attribute,
+            "label": ATTRIBUTE_LABELS[attribute],
+            "code": character.attribute(attribute),
+            "skills": by_attribute[attribute],
+        }
+        for attribute in ATTRIBUTES
+    ]
+    if by_attribute["force"] or character.force_sensitive:
+        groups.append(
+            {"key": "force", "label": "The Force", "code": None, "skills": by_attribute["force"]}
+        )
+    return groups
+
+
+@login_required
+def sheet(request, campaign_id, character_id):
+    membership, character = character_or_404(request.user, campaign_id, character_id)
+    if request.htmx and request.GET.get("part") == "balances":
+        return render(
+            request,
+            "characters/sheet.html#balances",
+            {"campaign": membership.campaign, "character": character},
+        )
+    skills = list(character.skills.all())
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "character": character,
+        "groups": _sheet_groups(character, skills),
+        "items": list(character.items.all()),
+        "powers": list(character.powers.all()),
+        "can_control": can_control(membership, character),
+        "wound_penalty": WOUND_PENALTY_DICE.get(character.wound_level, 0),
+        "cannot_act": character.wound_level in CANNOT_ACT,
+    }
+    return render(request, "characters/sheet.html", context)
+
+
+def _roll_context(request, membership, character, trait, form):
+    ruleset = membership.campaign.ruleset
+    values = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    actions = values.get("actions") or 1
+    cp = values.get("cp") or 0
+    modifier = values.get("modifier") or 0
+    force_point = bool(values.get("force_point"))
+    penalty = WOUND_PENALTY_DICE.get(character.wound_level, 0)
+    pool = effective_pool(
+        trait.code,
+        actions=actions,
+        penalty_dice=penalty,
+        force_point=force_point,
+        ruleset=ruleset,
+    )
+    return {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "character": character,
+        "trait": trait,
+        "form": form,
+        "pool": pool,
+        "wound_penalty": penalty,
+        "odds": chances_by_level(pool, ruleset, cp_dice=cp, modifier=modifier),
+        "cp_limit": cp_limit(trait, ruleset),
+    }
+
+
+@login_required
+def roll_panel(request, campaign_id, character_id):
+    """GET: the roll panel for one trait with the exact odds (re-rendered as the player changes
+    actions, CP or modifier). POST: roll, store the roll and debit the points."""
+    membership, character = character_or_404(request.user, campaign_id, character_id, control=True)
+    key = request.POST.get("trait") or request.GET.get("trait", "")
+    try:
+        trait = trait_for(character, key)
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc))
+    ruleset = membership.campaign.ruleset
+    limit = cp_limit(trait, ruleset)
+    if request.method == "POST":
+        data = request.POST
+    else:
+        data = request.GET if "actions" in request.GET else None
+    form = RollForm(data, cp_limit=limit, allow_hidden=membership.is_gm)
+    if request.method != "POST":
+        context = _roll_context(request, membership, character, trait, form)
+        template = "characters/sheet.html#roll-panel" if request.htmx else "characters/roll.html"
+        return render(request, template, context)
+
+    if form.is_valid():
+        values = form.cleaned_data
+        try:
+            record = roll_trait(
+                character,
+                request.user,
+                key,
+                ruleset=ruleset,
+                actions=values["actions"],
+                modifier=values["modifier"],
+                cp=values["cp"],
+                force_point=values["force_point"],
+                difficulty=values["difficulty"],
+                hidden=values.get("hidden", False),
+                note=values["note"],
+            )
+        except ValueError as exc:
+            form.add_error(None, str(exc))
+        else:
+            character.refresh_from_db()
+            context = {
+                **_roll_context(request, membership, character, trait, form),
+                "roll": record,
+            }
+            if request.htmx:
+                response = render(request, "characters/sheet.html#roll-result", context)
+                response["HX-Trigger"] = "roll-made"
+                return response
+            messages.success(request, f"{record.label}: {record.total}")
+            return redirect(character)
+    context = _roll_context(request, membership, character, trait, form)
+    template = "characters/sheet.html#roll-panel" if request.htmx else "characters/roll.html"
+    return render(request, template, context, status=400)
+
+
+@login_required
+def edit(request, campaign_id, character_id):
+    membership, character = character_or_404(request.user, campaign_id, character_id, control=True)
+    form = CharacterForm(
+        request.POST or None, request.FILES or None, instance=character, gm=membership.is_gm
+    )
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, f"{character.name} saved.")
+        return redirect(character)
+    return render(
+        request,
+        "characters/edit.html",
+        {"campaign": membership.campaign, "character": character, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def ledger(request, campaign_id, character_id):
+    membership, character = character_or_404(request.user, campaign_id, character_id)
+    if not can_control(membership, character):
+        raise PermissionDenied("Only the character's player or a GM can see the ledger.")
+    entries = character.ledger.select_related("actor", "roll")[:200]
+    return render(
+        request,
+        "characters/ledger.html",
+        {
+            "campaign": membership.campaign,
+            "membership": membership,
+            "character": character,
+            "entries": entries,
+            "award_form": AwardForm() if membership.is_gm else None,
+        },
+    )
+
+
+@login_required
+@require_POST
+def award(request, campaign_id, character_id):
+    """GM: award or take away Character Points, Force Points, Dark Side Points or credits."""
+    membership_or_404(request.user, campaign_id, role="gm")
+    _, character = character_or_404(request.user, campaign_id, character_id)
+    form = AwardForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(e for errs in form.errors.values() for e in errs)
+        messages.error(request, f"Nothing changed: {errors}")
+        return redirect("characters:ledger", campaign_id, character_id)
+    try:
+        change_balance(
+            character,
+            form.cleaned_data["currency"],
+            form.cleaned_data["delta"],
+            form.cleaned_data["reason"],
+            request.user,
+        )
+    except LedgerError as exc:
+        messages.error(request, f"Nothing changed: {exc}.")
+    else:
+        messages.success(request, "Balance changed and recorded in the ledger.")
+    return redirect("characters:ledger", campaign_id, character_id)
+
+
+@login_required
+def delete(request, campaign_id, character_id):
+    membership, character = character_or_404(request.user, campaign_id, character_id, control=True)
+    if request.method == "POST":
+        if request.POST.get("confirm_name", "").strip() != character.name:
+            messages.error(request, "Type the character's name exactly to delete it.")
+            return redirect("characters:delete", campaign_id, character_id)
+        with transaction.atomic():
+            name = character.name
+            character.delete()
+        messages.success(request, f"{name} was deleted.")
+        return redirect(reverse("characters:list", args=[campaign_id]))
+    return render(
+        request,
+        "characters/delete.html",
+        {"campaign": membership.campaign, "character": character},
+    )
