@@ -41,4 +41,7 @@ def load_demo() -> Campaign:
         )
     if created:
         Invitation.objects.create(campaign=campaign, created_by=users["gm"])
+    from characters.demo import load_demo_characters
+
+    load_demo_characters(campaign, users)
     return campaign

@@ -13,9 +13,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
-from characters.access import visible_characters
 from campaigns.forms import CampaignForm, InvitationForm, RoleForm, RuleOptionsForm, SignupForm
 from campaigns.models import DiceRoll, Invitation, Membership
+from characters.access import visible_characters
 
 
 def home(request):

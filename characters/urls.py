@@ -14,6 +14,6 @@ urlpatterns = [
     path("<int:character_id>/delete/", views.delete, name="delete"),
     # The creation wizard: state lives in a CreationDraft on the server.
     path("new/", wizard.start, name="wizard_start"),
-    path("new/<int:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
     path("new/<int:draft_id>/discard/", wizard.discard, name="wizard_discard"),
+    path("new/<int:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
 ]

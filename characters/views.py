@@ -5,6 +5,8 @@ from django.db import transaction
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
@@ -35,22 +37,40 @@ def character_list(request, campaign_id):
     )
 
 
-def _sheet_groups(character: Character, skills) -> list[dict]:
-    by_attribute: dict[str, list[Skill]] = {a: [] for a in (*ATTRIBUTES, "force")}
-    for skill in skills:
-        by_attribute.setdefault(skill.attribute, []).append(skill)
+def _skill_rows(skills, roller: bool) -> dict[str, SafeString]:
+    """Each attribute's skill list as ready HTML. Built here rather than in a template loop
+    because it is the sheet's hot path (60+ rows; bench/sheet.py measures it). Only the name is
+    user text; kind, id and code are ours."""
+    rows: dict[str, list[str]] = {}
+    for pk, name, attribute, kind, code in skills:
+        label = ("(A) " if kind == Skill.Kind.ADVANCED else "") + escape(name)
+        if roller:
+            row = (
+                f'<li class="{kind}"><button name="trait" value="skill:{pk}" class="trait">'
+                f'{label} <span class="code">{code}</span></button></li>'
+            )
+        else:
+            row = (
+                f'<li class="{kind}"><span class="trait">{label} '
+                f'<span class="code">{code}</span></span></li>'
+            )
+        rows.setdefault(attribute, []).append(row)
+    return {attribute: mark_safe("".join(html)) for attribute, html in rows.items()}
+
+
+def _sheet_groups(character: Character, rows: dict[str, SafeString]) -> list[dict]:
     groups = [
         {
             "key": attribute,
             "label": ATTRIBUTE_LABELS[attribute],
             "code": character.attribute(attribute),
-            "skills": by_attribute[attribute],
+            "skills": rows.get(attribute, ""),
         }
         for attribute in ATTRIBUTES
     ]
-    if by_attribute["force"] or character.force_sensitive:
+    if rows.get("force") or character.force_sensitive:
         groups.append(
-            {"key": "force", "label": "The Force", "code": None, "skills": by_attribute["force"]}
+            {"key": "force", "label": "The Force", "code": None, "skills": rows.get("force", "")}
         )
     return groups
 
@@ -64,17 +84,22 @@ def sheet(request, campaign_id, character_id):
             "characters/sheet.html#balances",
             {"campaign": membership.campaign, "character": character},
         )
-    skills = list(character.skills.all())
+    roller = can_control(membership, character) and character.wound_level not in CANNOT_ACT
+    skills = character.skills.order_by("attribute", "name").values_list(
+        "pk", "name", "attribute", "kind", "code"
+    )
     context = {
         "campaign": membership.campaign,
         "membership": membership,
         "character": character,
-        "groups": _sheet_groups(character, skills),
+        "groups": _sheet_groups(character, _skill_rows(skills, roller)),
         "items": list(character.items.all()),
         "powers": list(character.powers.all()),
         "can_control": can_control(membership, character),
+        "roller": roller,
         "wound_penalty": WOUND_PENALTY_DICE.get(character.wound_level, 0),
         "cannot_act": character.wound_level in CANNOT_ACT,
+        "roll_url": reverse("characters:roll", args=[campaign_id, character_id]),
     }
     return render(request, "characters/sheet.html", context)
 

@@ -26,9 +26,9 @@ from typing import Protocol
 from rules.ruleset import RuleSet
 
 __all__ = [
+    "DiceSource",
     "DieCode",
     "DieCodeError",
-    "DiceSource",
     "FixedDice",
     "Roll",
     "SeededDice",
@@ -214,8 +214,6 @@ def _parse_cached(text: str) -> DieCode:
     if m:
         dice = int(m["dice"]) * (-1 if m["sign"] == "-" else 1)
         pips = int(m["pips"] or 0) * (-1 if m["psign"] == "-" else 1)
-        if m["sign"] == "-" and m["psign"] == "+" and pips:
-            raise DieCodeError(f"{text!r} mixes signs; write -1D-1 or -1D+0 style codes")
         if len(m["dice"]) > 3 or len(m["pips"] or "") > 3:
             raise DieCodeError(f"{text!r} is larger than any die code in play")
         return DieCode(dice, pips)
@@ -433,7 +431,7 @@ def roll(
                 complication = "complication"
             elif option == "gm_choice":
                 needs_choice = True
-                notes.append("Wild Die 1: the GM chooses a complication or to remove the highest die")
+                notes.append("Wild Die 1: the GM picks a complication or removing the highest die")
             elif option == "house_table":
                 house_table = rng.d6()
                 if house_table == 1:
@@ -459,6 +457,6 @@ def roll(
         critical_injury=crit,
         needs_gm_choice=needs_choice,
         force_point=force_point,
-        total=max(0, total) if pool.dice > 0 else total,
+        total=max(0, total),  # a total below 0 counts as 0 (dice-and-core.md A5)
         notes=tuple(notes),
     )

@@ -45,6 +45,9 @@ class RuleSet:
     preparing: Literal["double_time", "rc_prepare_round"] = "double_time"
     uncertainty_dice: bool = False
     rc_optional_haste: bool = False
+    difficulty_dice: Literal["roll", "fixed"] = "roll"
+    """How "+1D" is added to a difficulty number (dice-and-core.md A17): the GM side rolls the
+    dice (no Wild Die), or a fixed 3 per die."""
 
     # --- Character creation, points and advancement (characters-and-advancement.md) ----------
     creation_rules: Literal["2e_std", "house", "rc_templates"] = "2e_std"
@@ -58,10 +61,19 @@ class RuleSet:
     days_per_week: Literal[7, 5] = 7
     house_extra_cp: int = 0
     """Extra Character Points granted at creation ([HOUSE]: 20)."""
+    house_cp_melee_brawling: Literal["parry", "attack"] = "parry"
+    """[HOUSE] which "Melee Combat or Brawling Combat attempts" get the 5-CP limit (A-C15)."""
 
     # --- The Force (force.md) -------------------------------------------------------------------
     dsp_check: Literal["lt", "le"] = "lt"
     dsp_check_wild_die: bool = False
+    force_power_learning: Literal["upg", "house", "rc_mastery"] = "upg"
+    """How powers are gained and whether unlearned ones may be used: [UPG] one per skill pip or
+    5 CP; [HOUSE] as UPG plus learning through the Force; [RC] power totals and mastery."""
+    calling_on_dark_side: bool = False
+    """[RC] Perception/Control roll for a Force Point and a Dark Side Point (force.md A-F17)."""
+    lure_of_dark_side: bool = True
+    """[UPG] +1D per Dark Side Point on Force skill rolls (not in the RC)."""
 
     # --- Combat (combat.md §10) -----------------------------------------------------------------
     combat_round: Literal["2e_initiative", "rc_haste"] = "2e_initiative"
@@ -84,6 +96,9 @@ class RuleSet:
     suppression_fire: bool = False
     scale_mode: Literal["upg", "house", "rc_die_caps"] = "upg"
     surprise_mode: Literal["first_action", "rc_free_haste"] = "first_action"
+    surprise_granularity: Literal["per_target", "any_spotter_alerts_all"] = "per_target"
+    """Who is surprised when only some targets spot an ambusher (combat.md CA-18): each target
+    that spots none ([WIKI] reading, all presets), or nobody once anyone spots one."""
     grenade_scatter: Literal["none", "rc"] = "none"
     default_weapon_strength: str | None = None
     wiki_penalty_convention: Literal["remove_dice", "subtract_pool"] = "remove_dice"
@@ -107,7 +122,41 @@ class RuleSet:
     # --- Droids, equipment, vehicles (droids-and-equipment.md, vehicles-and-starships.md) -------
     equipment_improvement: Literal["upg_percent", "rc_skill_points"] = "upg_percent"
     repair_tables: Literal["upg", "house"] = "upg"
+    upg_improve_cost: Literal["per_step", "cumulative_total"] = "per_step"
+    """[UPG] improvement tables: each row prices its own one-step modification, or the total
+    cost of reaching that level (droids-and-equipment.md ambiguity 26)."""
+    rc_weapon_install: Literal["fee_and_sp", "fee_or_sp"] = "fee_and_sp"
+    """[RC] installing a purchased weapon: fee plus 9 skill points, or either (ambiguity 25)."""
+    lost_moves_5_repair: Literal["drive_rule", "upg_table"] = "drive_rule"
+    """Repairing 5 lost moves: the Drives rule (Difficult, 35%) or 001's table row (100%)."""
     lost_moves_5: Literal["destroyed", "drive_destroyed"] = "destroyed"
+    speed_level_set: Literal["upg4", "house5"] = "upg4"
+    """Vehicle and character speeds: [UPG] cautious/cruising/high/all-out, or the [HOUSE] five
+    (cautious/normal/fast/high/all-out)."""
+    collision_table: Literal["upg", "house", "rc"] = "upg"
+    """Collision damage by speed: [UPG] four rows, [HOUSE] five rows, [RC] by speed actions."""
+
+    # --- Movement, chases and falling (movement.md §7) ------------------------------------------
+    house_high_terrain: Literal["interpolate", "as_fast", "as_all_out"] = "interpolate"
+    """[HOUSE] High (3x Move) terrain roll: one level up everywhere, or as Fast, or as All-Out."""
+    house_lost_moves_cruising: Literal["normal", "fast"] = "normal"
+    """[HOUSE] five speeds: which speed "-2 Moves: limited to cruising speed" means (MV-28)."""
+    house_cautious_hard_terrain: Literal["as_upg", "free"] = "as_upg"
+    """[HOUSE] cautious move in Difficult+ terrain: an action as in [UPG], or free (MV-29)."""
+    move_mod_order: Literal["halve_then_subtract", "subtract_then_halve"] = "halve_then_subtract"
+    """[HOUSE] injuries that halve and reduce Move: which applies first (MV-30)."""
+    standstill_is_level: bool = True
+    """Stopped is a speed level below cautious for acceleration (MV-2)."""
+    vehicle_rolls_high_speed_easy_terrain: bool = True
+    """Drivers, not only characters on foot, roll at high speed in Very Easy-Moderate (MV-3)."""
+    tumble_damage_rows: Literal["11_15", "7_15"] = "11_15"
+    """Movement failures that deal the all-out 1D: Minor Tumble only, or Fall too (MV-6)."""
+    high_speed_fatigue_failure: Literal["rest_double", "gm"] = "rest_double"
+    """A failed high-speed stamina roll: rest twice as long, or left to the GM (MV-8)."""
+    gravity_shift_levels: int = 2
+    """Falling-damage rows added on high-gravity worlds and removed on low ([WIKI] "a couple")."""
+    rc_loss_of_control_point: Literal["as_example", "as_text"] = "as_example"
+    """[RC] the speed action in which control is lost: as the printed example, or the text."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -123,6 +172,9 @@ class RuleSet:
             raise RuleSetError(
                 f"unknown rule preset {name!r}; choose one of {', '.join(PRESETS)}"
             ) from None
+        unknown = set(overrides) - _FIELD_NAMES
+        if unknown:
+            raise RuleSetError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return cls(**{**base, **overrides})
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -229,6 +281,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "attribute_raise_lifts_skills": True,
         "days_per_week": 5,
         "house_extra_cp": 20,
+        "force_power_learning": "house",
         "declare_timing": "round_start",
         "armed_unarmed_modifiers": True,
         "reactions_declared_cover_whole_round": True,
@@ -248,6 +301,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "maiming_for_fp": True,
         "severe_wound_gear_check": True,
         "repair_tables": "house",
+        "speed_level_set": "house5",
+        "collision_table": "house",
     },
     "rc": {
         "wild_die": False,
@@ -260,6 +315,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "cp_spend_limits": "none",
         "attribute_improve_roll": False,
         "dsp_check": "le",
+        "force_power_learning": "rc_mastery",
+        "calling_on_dark_side": True,
+        "lure_of_dark_side": False,
         "combat_round": "rc_haste",
         "reaction_mode": "rc_choose_higher",
         "range_difficulty": "rc_numbers",
@@ -277,5 +335,6 @@ PRESETS: dict[str, dict[str, Any]] = {
         "escaping_unscathed": True,
         "medpac_rules": "rc",
         "equipment_improvement": "rc_skill_points",
+        "collision_table": "rc",
     },
 }

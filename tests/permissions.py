@@ -104,6 +104,18 @@ ROWS: list[Row] = [
     ),
     Row("characters:delete", args=("campaign", "character")),
     Row("characters:delete", args=("campaign", "others_character"), player=403),
+    # The creation wizard: "draft" is the player's own draft; nobody else may see it.
+    Row("characters:wizard_start", args=("campaign",)),
+    Row(
+        "characters:wizard_start",
+        "post",
+        args=("campaign",),
+        player=302,
+        gm=302,
+        data={"kind": "pc"},
+    ),
+    Row("characters:wizard_step", args=("campaign", "draft", "draft_step"), gm=404),
+    Row("characters:wizard_discard", "post", args=("campaign", "draft"), player=302, gm=404),
     # The join link is meant for outsiders; members are sent to the campaign.
     Row("campaigns:join", args=("token",), outsider=200, player=302, gm=302),
 ]

@@ -15,6 +15,7 @@ from campaigns.tests.factories import (
     MembershipFactory,
     UserFactory,
 )
+from characters.models import CreationDraft
 from characters.tests.factories import CharacterFactory, NPCFactory
 from tests.permissions import LOGIN, ROWS
 
@@ -31,7 +32,10 @@ def scenario(db):
     character = CharacterFactory(campaign=campaign, owner=player)
     others_character = CharacterFactory(campaign=campaign, owner=other.user)
     secret_npc = NPCFactory(campaign=campaign, secret=True)
+    draft = CreationDraft.objects.create(campaign=campaign, user=player)
     return SimpleNamespace(
+        draft=draft.pk,
+        draft_step="species",
         character=character.pk,
         others_character=others_character.pk,
         secret_npc=secret_npc.pk,

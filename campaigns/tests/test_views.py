@@ -300,3 +300,6 @@ def test_demo_loader_is_idempotent():
     assert campaign.memberships.count() == 3
     assert campaign.memberships.filter(role=Membership.Role.GM).count() == 1
     assert Invitation.objects.count() == 1
+    pcs = campaign.characters.filter(kind="pc")
+    assert pcs.count() == 3 and pcs.filter(force_sensitive=True).exists()
+    assert campaign.characters.filter(kind="npc").count() == 2

@@ -1,0 +1,479 @@
+"""Forms for the character creation wizard, one per step. Each form turns what the user typed
+into plain JSON for ``CreationDraft.data`` (:meth:`to_data`) and back (``initial``)."""
+
+import json
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from characters.fields import DieCodeFormField
+from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES
+from rules import reference
+from rules.force import FORCE_SKILLS, force_powers
+
+CUSTOM_SPECIES = "custom"
+MAX_SKILL_ROWS = 40
+MAX_CREDITS = 1_000_000
+
+
+def reference_skill(name: str):
+    """The reference skill of this name (or alias), or None for a name of the user's own."""
+    try:
+        return reference.skill(name)
+    except reference.ReferenceDataError:
+        return None
+
+
+class LiveForm(forms.Form):
+    """Every input posts the form to its step URL as the user types, and the answer replaces
+    the budget and problems area (``#budget``)."""
+
+    def __init__(self, *args, live_url: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        if live_url:
+            for field in self.fields.values():
+                set_live(field.widget, live_url)
+
+
+def set_live(widget, url: str) -> None:
+    changes = isinstance(widget, (forms.CheckboxInput, forms.Select, forms.CheckboxSelectMultiple))
+    widget.attrs.update(
+        {
+            "hx-post": url,
+            "hx-trigger": "change" if changes else "input changed delay:300ms",
+            "hx-target": "#budget",
+            "hx-swap": "innerHTML",
+            "hx-vals": json.dumps({"_live": "1"}),
+        }
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Start
+# ---------------------------------------------------------------------------------------------
+class StartForm(forms.Form):
+    KIND_CHOICES = [("pc", "Player character"), ("npc", "Non-player character (GM)")]
+    BUDGET_CHOICES = [
+        ("12d", "12D of attributes, 7D of skills (checked)"),
+        ("free", "Free-form: no budgets checked"),
+    ]
+
+    kind = forms.ChoiceField(choices=KIND_CHOICES, initial="pc", widget=forms.RadioSelect)
+    owner = forms.TypedChoiceField(
+        coerce=int, label="Player", required=False, help_text="Who will play this character."
+    )
+    npc_budget = forms.ChoiceField(
+        choices=BUDGET_CHOICES,
+        initial="12d",
+        label="NPC budget",
+        widget=forms.RadioSelect,
+        required=False,
+    )
+
+    def __init__(self, *args, membership, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.is_gm = membership.is_gm
+        if self.is_gm:
+            members = membership.campaign.memberships.select_related("user")
+            self.fields["owner"].choices = [(m.user_id, m.user.username) for m in members]
+            self.fields["owner"].initial = membership.user_id
+        else:
+            del self.fields["owner"]
+            del self.fields["npc_budget"]
+            self.fields["kind"].choices = self.KIND_CHOICES[:1]
+            self.fields["kind"].widget = forms.HiddenInput()
+
+
+# ---------------------------------------------------------------------------------------------
+# Species
+# ---------------------------------------------------------------------------------------------
+def species_choices():
+    rows = [
+        (s.name, s.name if s.has_statistics else f"{s.name} (enter limits)")
+        for s in reference.species()
+    ]
+    return [*rows, (CUSTOM_SPECIES, "Custom species (enter limits)")]
+
+
+class SpeciesForm(LiveForm):
+    species = forms.ChoiceField(label="Species", initial="Human")
+    custom_name = forms.CharField(label="Custom species name", max_length=60, required=False)
+    move = forms.IntegerField(
+        label="Move", min_value=1, max_value=40, required=False, help_text="Humans: 10."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["species"].choices = species_choices()
+        for a in ATTRIBUTES:
+            label = ATTRIBUTE_LABELS[a]
+            self.fields[f"{a}_min"] = DieCodeFormField(label=f"{label} minimum", required=False)
+            self.fields[f"{a}_max"] = DieCodeFormField(label=f"{label} maximum", required=False)
+        if self.fields["move"].widget.attrs.get("hx-post"):
+            url = self.fields["move"].widget.attrs["hx-post"]
+            for a in ATTRIBUTES:
+                set_live(self.fields[f"{a}_min"].widget, url)
+                set_live(self.fields[f"{a}_max"].widget, url)
+
+    def main_fields(self):
+        return [self[name] for name in ("species", "custom_name", "move")]
+
+    def limit_rows(self):
+        return [(ATTRIBUTE_LABELS[a], self[f"{a}_min"], self[f"{a}_max"]) for a in ATTRIBUTES]
+
+    def clean(self):
+        data = super().clean()
+        choice = data.get("species")
+        if not choice:
+            return data
+        known = None if choice == CUSTOM_SPECIES else reference.species_by_name(choice)
+        if known is not None and known.has_statistics:
+            data["limits"] = {
+                a: [str(r.minimum), str(r.maximum)]
+                for a, r in known.attributes  # type: ignore
+            }
+            data["name"] = known.name
+            data["move"] = data.get("move") or known.move or 10
+            return data
+        if choice == CUSTOM_SPECIES and not (data.get("custom_name") or "").strip():
+            self.add_error("custom_name", "Name the custom species.")
+        limits = {}
+        for a in ATTRIBUTES:
+            lo, hi = data.get(f"{a}_min"), data.get(f"{a}_max")
+            label = ATTRIBUTE_LABELS[a]
+            if lo is None and f"{a}_min" not in self.errors:
+                self.add_error(f"{a}_min", f"Enter the {label} minimum for this species.")
+            if hi is None and f"{a}_max" not in self.errors:
+                self.add_error(f"{a}_max", f"Enter the {label} maximum for this species.")
+            if lo is not None and hi is not None:
+                if hi < lo:
+                    self.add_error(f"{a}_max", f"{label} maximum {hi} is below its minimum {lo}.")
+                limits[a] = [str(lo), str(hi)]
+        if data.get("move") is None and "move" not in self.errors:
+            self.add_error("move", "Enter the species' Move.")
+        data["limits"] = limits
+        data["name"] = (data.get("custom_name") or "").strip() or choice
+        return data
+
+    def to_data(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "choice": d.get("species", ""),
+            "name": d.get("name", ""),
+            "limits": d.get("limits", {}),
+            "move": d.get("move") or 10,
+        }
+
+    @staticmethod
+    def initial_from(saved: dict) -> dict:
+        initial = {"species": saved.get("choice", "Human"), "move": saved.get("move")}
+        if saved.get("choice") == CUSTOM_SPECIES:
+            initial["custom_name"] = saved.get("name", "")
+        choice = saved.get("choice", "Human")
+        limits = saved.get("limits") or {}
+        if not limits and choice != CUSTOM_SPECIES:
+            known = reference.species_by_name(choice)
+            if known.has_statistics:
+                limits = {a: [str(r.minimum), str(r.maximum)] for a, r in known.attributes}
+                initial["move"] = initial["move"] or known.move
+        for a, (lo, hi) in limits.items():
+            initial[f"{a}_min"], initial[f"{a}_max"] = lo, hi
+        return initial
+
+
+# ---------------------------------------------------------------------------------------------
+# Attributes
+# ---------------------------------------------------------------------------------------------
+class AttributesForm(LiveForm):
+    def __init__(self, *args, limits=None, **kwargs):
+        url = kwargs.get("live_url", "")
+        super().__init__(*args, **kwargs)
+        for a in ATTRIBUTES:
+            self.fields[a] = DieCodeFormField(label=ATTRIBUTE_LABELS[a])
+            if limits is not None:
+                lo, hi = limits.range_of(ATTRIBUTE_LABELS[a])
+                self.fields[a].help_text = f"{limits.name}: {lo} to {hi}"
+            if url:
+                set_live(self.fields[a].widget, url)
+
+    def to_data(self) -> dict:
+        return {a: str(self.cleaned_data[a]) for a in ATTRIBUTES if self.cleaned_data.get(a)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Skills
+# ---------------------------------------------------------------------------------------------
+class SkillRowForm(forms.Form):
+    name = forms.CharField(label="Skill", max_length=80, required=False)
+    attribute = forms.ChoiceField(
+        label="Attribute",
+        required=False,
+        choices=[("", "(from list)")] + [(a, ATTRIBUTE_LABELS[a]) for a in ATTRIBUTES],
+    )
+    specialization_of = forms.CharField(label="Specialization of", max_length=80, required=False)
+    code = DieCodeFormField(label="Code", required=False)
+
+    def __init__(self, *args, row: int = 1, live_url: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.row = row
+        for field in self.fields.values():
+            field.widget.attrs["aria-label"] = f"{field.label} {row}"
+            if live_url:
+                set_live(field.widget, live_url)
+        self.fields["name"].widget.attrs["list"] = "skill-list"
+        self.fields["specialization_of"].widget.attrs["list"] = "skill-list"
+        self.fields["specialization_of"].widget.attrs["placeholder"] = "blank if not"
+
+    def clean(self):
+        data = super().clean()
+        name = (data.get("name") or "").strip()
+        data["name"] = name
+        spec_of = (data.get("specialization_of") or "").strip()
+        data["specialization_of"] = spec_of
+        if not name:
+            if data.get("code") is not None:
+                self.add_error("name", "Name the skill for this code.")
+            return data
+        if data.get("code") is None and "code" not in self.errors:
+            self.add_error("code", f"Give {name} its code (the full code you roll).")
+        known = reference_skill(name)
+        if known is not None and not spec_of:
+            if known.is_force_skill:
+                self.add_error("name", f"{name} is a Force skill; choose it on the Force step.")
+            else:
+                data["name"] = known.name
+                data["attribute"] = known.attribute
+                data["advanced"] = known.advanced
+        elif spec_of:
+            base = reference_skill(spec_of)
+            if base is not None and not base.is_force_skill:
+                data["specialization_of"] = base.name
+                data["attribute"] = data.get("attribute") or base.attribute
+        if not data.get("attribute"):
+            self.add_error("attribute", f"Choose the attribute {name} belongs to.")
+        return data
+
+    def to_row(self) -> dict | None:
+        d = self.cleaned_data
+        if not d.get("name") or d.get("code") is None:
+            return None
+        return {
+            "name": d["name"],
+            "attribute": d.get("attribute") or "",
+            "specialization_of": d.get("specialization_of") or "",
+            "advanced": bool(d.get("advanced")),
+            "code": str(d["code"]),
+        }
+
+
+class BaseSkillFormSet(forms.BaseFormSet):
+    def __init__(self, *args, live_url: str = "", **kwargs):
+        self.live_url = live_url
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index):
+        return {"row": (index or 0) + 1, "live_url": self.live_url}
+
+    def clean(self):
+        if any(self.errors):
+            return
+        seen = set()
+        for form in self.forms:
+            name = form.cleaned_data.get("name", "").lower()
+            if not name:
+                continue
+            if name in seen:
+                form.add_error("name", f"{form.cleaned_data['name']} is already in the list.")
+            seen.add(name)
+
+    def to_data(self) -> list[dict]:
+        rows = []
+        for form in self.forms:
+            if form.is_valid():
+                row = form.to_row()
+                if row:
+                    rows.append(row)
+        return rows
+
+
+SkillFormSet = forms.formset_factory(
+    SkillRowForm, formset=BaseSkillFormSet, extra=0, max_num=MAX_SKILL_ROWS, validate_max=True
+)
+
+
+def skill_rows_from_post(post) -> list[dict]:
+    """The rows as typed (not validated), to redraw the list after adding or removing a row."""
+    try:
+        total = min(int(post.get("skills-TOTAL_FORMS", 0)), MAX_SKILL_ROWS)
+    except ValueError:
+        total = 0
+    keys = ("name", "attribute", "specialization_of", "code")
+    return [{k: post.get(f"skills-{i}-{k}", "") for k in keys} for i in range(total)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The Force
+# ---------------------------------------------------------------------------------------------
+class ForceForm(LiveForm):
+    force_sensitive = forms.BooleanField(label="Force-sensitive", required=False)
+    control = DieCodeFormField(label="Control", required=False)
+    sense = DieCodeFormField(label="Sense", required=False)
+    alter = DieCodeFormField(label="Alter", required=False)
+    powers = forms.MultipleChoiceField(
+        label="Force powers", required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["powers"].choices = [
+            (p.name, f"{p.name} ({', '.join(p.skills) or 'no skill'})") for p in force_powers()
+        ]
+
+    def clean(self):
+        data = super().clean()
+        chosen = any(data.get(s) for s in FORCE_SKILLS) or data.get("powers")
+        if chosen and not data.get("force_sensitive"):
+            raise ValidationError(
+                "Only a Force-sensitive character may have Force skills or powers; tick "
+                "Force-sensitive or clear them."
+            )
+        return data
+
+    def to_data(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "sensitive": bool(d.get("force_sensitive")),
+            **{s: str(d[s]) for s in FORCE_SKILLS if d.get(s)},
+            "powers": list(d.get("powers") or []),
+        }
+
+    @staticmethod
+    def initial_from(saved: dict) -> dict:
+        return {
+            "force_sensitive": saved.get("sensitive", False),
+            **{s: saved.get(s, "") for s in FORCE_SKILLS},
+            "powers": saved.get("powers", []),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Gear
+# ---------------------------------------------------------------------------------------------
+ITEM_LINE = re.compile(r"^\s*(?:(\d{1,3})\s*[x×]\s+)?(.+?)\s*$", re.I)
+
+
+def parse_item_lines(text: str) -> list[dict]:
+    """One item a line, with an optional count in front: ``2 x medpac``."""
+    items = []
+    for line in (text or "").splitlines():
+        if not line.strip():
+            continue
+        match = ITEM_LINE.match(line)
+        count, name = match.group(1), match.group(2)
+        items.append({"name": name[:100], "quantity": max(1, min(int(count or 1), 999))})
+    return items
+
+
+class GearForm(LiveForm):
+    weapons = forms.MultipleChoiceField(
+        label="Weapons", required=False, widget=forms.CheckboxSelectMultiple
+    )
+    armour = forms.MultipleChoiceField(
+        label="Armour", required=False, widget=forms.CheckboxSelectMultiple
+    )
+    items = forms.CharField(
+        label="Other equipment",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="One item a line; put a count in front for several, e.g. “2 x medpac”.",
+    )
+    credits = forms.IntegerField(
+        label="Starting credits",
+        min_value=0,
+        max_value=MAX_CREDITS,
+        initial=1000,
+        help_text="Cash in hand after buying the gear, as your GM allows.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["weapons"].choices = [
+            (w.name, f"{w.name} — {w.damage_text}" + (f", {w.cost} cr" if w.cost else ""))
+            for w in reference.weapons()
+        ]
+        self.fields["armour"].choices = [
+            (a.name, f"{a.name} — +{a.physical} physical, +{a.energy} energy")
+            for a in reference.armour()
+        ]
+
+    def clean_items(self):
+        items = parse_item_lines(self.cleaned_data.get("items", ""))
+        if len(items) > 50:
+            raise ValidationError("At most 50 lines of equipment; group small things together.")
+        return self.cleaned_data.get("items", "")
+
+    def to_data(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "weapons": list(d.get("weapons") or []),
+            "armour": list(d.get("armour") or []),
+            "items": d.get("items", ""),
+            "credits": d.get("credits") if d.get("credits") is not None else 0,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Background
+# ---------------------------------------------------------------------------------------------
+class BackgroundForm(LiveForm):
+    name = forms.CharField(label="Name", max_length=100)
+    gender = forms.CharField(label="Gender", max_length=30, required=False)
+    age = forms.CharField(label="Age", max_length=30, required=False)
+    height = forms.CharField(label="Height", max_length=30, required=False)
+    background = forms.CharField(
+        label="Background", required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+    personality = forms.CharField(
+        label="Personality", required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    secret = forms.BooleanField(
+        label="Secret NPC", required=False, help_text="Hidden from the players."
+    )
+    background_cp = forms.IntegerField(
+        label="Background Character Points",
+        required=False,
+        min_value=0,
+        max_value=20,
+        help_text="House Rules: 5 to 20 CP for a detailed background, as the GM agrees.",
+    )
+    dark_side_points = forms.IntegerField(
+        label="Dark Side Points taken",
+        required=False,
+        min_value=0,
+        max_value=5,
+        help_text="House Rules: +10 CP each, at most 5; explain each in the background.",
+    )
+
+    def __init__(self, *args, npc: bool = False, house: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not npc:
+            del self.fields["secret"]
+        if not house:
+            del self.fields["background_cp"]
+            del self.fields["dark_side_points"]
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise ValidationError("Give the character a name.")
+        return name
+
+    def to_data(self) -> dict:
+        d = self.cleaned_data
+        keys = ("name", "gender", "age", "height", "background", "personality")
+        data = {k: (d.get(k) or "").strip() for k in keys}
+        data["secret"] = bool(d.get("secret"))
+        data["background_cp"] = d.get("background_cp") or 0
+        data["dark_side_points"] = d.get("dark_side_points") or 0
+        return data

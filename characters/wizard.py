@@ -1,0 +1,581 @@
+"""The character creation wizard: species, attributes, skills, the Force, gear, background and
+review, one step a page. What the user saved lives in a ``CreationDraft`` on the server, so a
+reload or a later visit loses nothing; every input is checked live against the campaign's
+creation rules (``rules.creation.check_creation``) and the final step creates the character,
+its skills, items, powers and starting balances in one transaction."""
+
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaigns.access import membership_or_404
+from campaigns.models import Membership
+from characters.forms_wizard import (
+    AttributesForm,
+    BackgroundForm,
+    ForceForm,
+    GearForm,
+    SkillFormSet,
+    SpeciesForm,
+    StartForm,
+    parse_item_lines,
+    skill_rows_from_post,
+)
+from characters.models import (
+    ATTRIBUTE_LABELS,
+    ATTRIBUTES,
+    Character,
+    CreationDraft,
+    Currency,
+    ForcePower,
+    Item,
+    Skill,
+)
+from characters.services import change_balance
+from rules import DieCode, DieCodeError, RuleSet, reference
+from rules.creation import (
+    HUMAN,
+    MAX_ADDED_PER_SKILL,
+    SKILL_DICE,
+    CreationReport,
+    SkillPick,
+    SpeciesLimits,
+    check_creation,
+)
+from rules.force import FORCE_SKILLS, first_die_powers, force_power
+
+STEPS = ("species", "attributes", "skills", "force", "gear", "background", "review")
+TITLES = {
+    "species": "Species",
+    "attributes": "Attributes",
+    "skills": "Skills",
+    "force": "The Force",
+    "gear": "Gear",
+    "background": "Background",
+    "review": "Review",
+}
+TEMPLATE = "characters/wizard.html"
+FORCE_PICK_ATTRIBUTE = "Perception"  # any attribute: Force picks are advanced, bought from 0D
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a draft against the creation rules
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Assessment:
+    """What the budget area shows: budgets in words, the problems that block creation, and
+    notes that do not."""
+
+    report: CreationReport
+    lines: list[str]
+    problems: list[str]
+    free_form: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def blocking(self) -> list[str]:
+        return self.problems
+
+
+def left_text(pips: int) -> str:
+    """``2 pips left``, ``1D+1 left``, ``1 pip over``, ``nothing left``."""
+    if pips == 0:
+        return "nothing left"
+    amount = abs(pips)
+    words = (
+        f"{amount} pip{'s' if amount > 1 else ''}" if amount < 3 else str(DieCode.from_pips(amount))
+    )
+    return f"{words} {'left' if pips > 0 else 'over'}"
+
+
+def species_limits(data: dict) -> SpeciesLimits:
+    saved = data.get("species") or {}
+    limits = saved.get("limits") or {}
+    if all(a in limits for a in ATTRIBUTES):
+        try:
+            return SpeciesLimits.of(
+                saved.get("name") or "Custom",
+                {ATTRIBUTE_LABELS[a]: tuple(limits[a]) for a in ATTRIBUTES},
+                saved.get("move") or 10,
+            )
+        except (ValueError, DieCodeError):
+            pass
+    return HUMAN
+
+
+def _codes(raw: dict) -> dict[str, DieCode]:
+    codes = {}
+    for a in ATTRIBUTES:
+        try:
+            codes[a] = DieCode.parse(raw[a])
+        except (KeyError, DieCodeError):
+            continue
+    return codes
+
+
+def assess(
+    draft: CreationDraft, ruleset: RuleSet, data: dict, *, final: bool = False
+) -> Assessment:
+    """Check the draft's data (with any unsaved step merged in) against the creation rules."""
+    npc = draft.kind == Character.Kind.NPC
+    free_form = npc and bool((data.get("start") or {}).get("free_form"))
+    attrs = _codes(data.get("attributes") or {})
+    force = data.get("force") or {}
+    sensitive = bool(force.get("sensitive"))
+    picks = [
+        SkillPick(
+            name=row["name"],
+            code=row["code"],
+            attribute=ATTRIBUTE_LABELS.get(row.get("attribute") or ""),
+            specialization_of=row.get("specialization_of") or None,
+            advanced=bool(row.get("advanced")),
+        )
+        for row in data.get("skills") or []
+    ]
+    extra: list[str] = []
+    force_codes = {s: DieCode.parse(force[s]) for s in FORCE_SKILLS if sensitive and force.get(s)}
+    for name, code in force_codes.items():
+        # Force skills are bought from 0D with skill dice, like any skill at creation.
+        picks.append(SkillPick(f"{name} (Force)", code, FORCE_PICK_ATTRIBUTE, advanced=True))
+        if code > MAX_ADDED_PER_SKILL:
+            extra.append(
+                f"{name.capitalize()} {code}: at most {MAX_ADDED_PER_SKILL} may be put in one "
+                "Force skill at creation"
+            )
+    extra += _power_problems(force.get("powers") or [] if sensitive else [], force_codes, ruleset)
+    background = data.get("background") or {}
+    report = check_creation(
+        {ATTRIBUTE_LABELS[a]: c for a, c in attrs.items()},
+        picks,
+        species_limits(data),
+        ruleset,
+        npc=npc,
+        force_sensitive=sensitive,
+        dark_side_points=background.get("dark_side_points") or 0,
+        background_cp=background.get("background_cp") or 0,
+    )
+    attr_budget = 12 * 3 if npc else 18 * 3
+    attr_used = sum(c.total_pips for c in attrs.values())
+    skill_used = SKILL_DICE.total_pips - report.skill_dice_left.total_pips
+    lines = [
+        f"Attributes: {DieCode.from_pips(attr_used)} of {DieCode.from_pips(attr_budget)} used"
+        f" — {left_text(attr_budget - attr_used)}",
+        f"Skills: {DieCode.from_pips(skill_used)} of {SKILL_DICE} used"
+        f" — {left_text(report.skill_dice_left.total_pips)}",
+    ]
+    if report.specialization_dice_left:
+        lines.append(
+            f"Specializations: {report.specialization_dice_left} left from the traded skill die"
+        )
+    cp = report.character_points
+    lines.append(
+        ("Character Points: set by the GM" if cp is None else f"Character Points: {cp}")
+        + f"; Force Points: {report.force_points}"
+    )
+    essential = []
+    if len(attrs) < len(ATTRIBUTES) and free_form:
+        essential.append("Give all six attributes a code (Attributes step)")
+    if final and not (background.get("name") or "").strip():
+        essential.append("Give the character a name (Background step)")
+    problems = essential + ([] if free_form else list(report.problems) + extra)
+    notes = list(report.notes)
+    if free_form:
+        notes.insert(0, "Free-form NPC: the budgets are shown but not enforced.")
+    return Assessment(report, lines, problems, free_form, notes)
+
+
+def _power_problems(names: list[str], codes: dict[str, DieCode], ruleset: RuleSet) -> list[str]:
+    problems = []
+    for name in names:
+        try:
+            power = force_power(name)
+        except ValueError:
+            problems.append(f"{name} is not a Force power in the list")
+            continue
+        missing = [s for s in power.skills if s not in codes]
+        if missing:
+            problems.append(f"{power.name} needs {' and '.join(missing)}")
+    if ruleset.force_power_learning != "house":
+        allowed = sum(first_die_powers(s, ruleset) for s, c in codes.items() if c.dice >= 1)
+        if len(names) > allowed:
+            problems.append(
+                f"{len(names)} Force powers chosen; the first die in each Force skill gives "
+                f"{allowed} in all"
+            )
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Views
+# ---------------------------------------------------------------------------------------------
+def _draft_or_404(user, campaign_id: int, draft_id: int) -> tuple[Membership, CreationDraft]:
+    membership = membership_or_404(user, campaign_id)
+    draft = get_object_or_404(CreationDraft, pk=draft_id, campaign_id=campaign_id, user=user)
+    if draft.kind == Character.Kind.NPC and not membership.is_gm:
+        raise PermissionDenied("Only the campaign's game masters can create NPCs.")
+    return membership, draft
+
+
+def _step_url(draft: CreationDraft, step: str) -> str:
+    return reverse("characters:wizard_step", args=[draft.campaign_id, draft.pk, step])
+
+
+@login_required
+def start(request, campaign_id):
+    membership = membership_or_404(request.user, campaign_id)
+    form = StartForm(request.POST or None, membership=membership)
+    if request.method == "POST":
+        if request.POST.get("kind") == "npc" and not membership.is_gm:
+            raise PermissionDenied("Only the campaign's game masters can create NPCs.")
+        if form.is_valid():
+            kind = form.cleaned_data["kind"]
+            npc = kind == Character.Kind.NPC
+            owner = None if npc else (form.cleaned_data.get("owner") or request.user.pk)
+            draft = CreationDraft.objects.create(
+                campaign=membership.campaign,
+                user=request.user,
+                kind=kind,
+                step=STEPS[0],
+                data={
+                    "start": {
+                        "owner": owner,
+                        "free_form": npc and form.cleaned_data.get("npc_budget") == "free",
+                    }
+                },
+            )
+            return redirect(_step_url(draft, STEPS[0]))
+    drafts = CreationDraft.objects.filter(campaign=membership.campaign, user=request.user)
+    context = {
+        "step": "start",
+        "title": "New character",
+        "campaign": membership.campaign,
+        "membership": membership,
+        "form": form,
+        "drafts": drafts,
+    }
+    return render(request, TEMPLATE, context)
+
+
+@login_required
+@require_POST
+def discard(request, campaign_id, draft_id):
+    membership, draft = _draft_or_404(request.user, campaign_id, draft_id)
+    draft.delete()
+    messages.info(request, "The draft character was discarded.")
+    return redirect(membership.campaign)
+
+
+@login_required
+def step(request, campaign_id, draft_id, step):
+    membership, draft = _draft_or_404(request.user, campaign_id, draft_id)
+    if step not in STEPS:
+        raise Http404("No such step")
+    if step == "review":
+        return _review(request, membership, draft)
+    ruleset = membership.campaign.ruleset
+    post = request.POST if request.method == "POST" else None
+    live = bool(post and post.get("_live"))
+    action = post.get("action", "") if post else ""
+    url = _step_url(draft, step)
+    form = _form(step, draft, membership, post, url)
+    data = dict(draft.data)
+    if step == "skills" and (action == "add-skill" or action.startswith("remove-")):
+        return _change_skill_rows(request, membership, draft, action, url)
+    if post is not None:
+        valid = form.is_valid()
+        data[step] = form.to_data()
+        if valid and not live:
+            draft.data = data
+            draft.step = STEPS[STEPS.index(step) + 1]
+            draft.save()
+            return redirect(_step_url(draft, draft.step))
+    context = _context(request, membership, draft, step, form, assess(draft, ruleset, data))
+    if live:
+        return render(request, TEMPLATE + "#budget", context)
+    return render(request, TEMPLATE, context)
+
+
+def _form(step: str, draft: CreationDraft, membership: Membership, post, url: str):
+    saved = draft.data.get(step)
+    live = {"live_url": url}
+    if step == "species":
+        return SpeciesForm(post, initial=SpeciesForm.initial_from(saved or {}), **live)
+    if step == "attributes":
+        limits = species_limits(draft.data)
+        return AttributesForm(post, initial=saved or {}, limits=limits, **live)
+    if step == "skills":
+        rows = saved if saved is not None else [{}]
+        return SkillFormSet(post, initial=rows, prefix="skills", **live)
+    if step == "force":
+        return ForceForm(post, initial=ForceForm.initial_from(saved or {}), **live)
+    if step == "gear":
+        return GearForm(post, initial=saved, **live)
+    npc = draft.kind == Character.Kind.NPC
+    house = membership.campaign.ruleset.creation_rules == "house"
+    return BackgroundForm(post, initial=saved, npc=npc, house=house, **live)
+
+
+def _change_skill_rows(request, membership, draft, action, url):
+    """Add a blank skill row or remove one, keeping what was typed in the others."""
+    rows = skill_rows_from_post(request.POST)
+    if action == "add-skill":
+        rows.append({})
+    else:
+        index = action.removeprefix("remove-")
+        if index.isdigit() and int(index) < len(rows):
+            rows.pop(int(index))
+    formset = SkillFormSet(initial=rows, prefix="skills", live_url=url)
+    ruleset = membership.campaign.ruleset
+    context = _context(
+        request, membership, draft, "skills", formset, assess(draft, ruleset, draft.data)
+    )
+    if request.htmx:
+        return render(request, TEMPLATE + "#skill-rows", context)
+    return render(request, TEMPLATE, context)
+
+
+def _field_errors(form, live: bool) -> list[str]:
+    """Every error of a bound form in words, naming the input; while typing, empty required
+    inputs are not yet an error."""
+    if not form.is_bound:
+        return []
+    forms = form.forms if hasattr(form, "forms") else [form]
+    errors = []
+    if hasattr(form, "non_form_errors"):
+        errors += list(form.non_form_errors())
+    for f in forms:
+        for name, problems in f.errors.as_data().items():
+            label = f.fields[name].label if name in f.fields else ""
+            if hasattr(f, "row") and label:
+                label = f"{label} {f.row}"
+            for problem in problems:
+                if live and problem.code == "required":
+                    continue
+                for text in problem.messages:
+                    errors.append(f"{label}: {text}" if label else text)
+    return errors
+
+
+def _context(request, membership, draft, step, form, assessment, **extra):
+    live = bool(request.method == "POST" and request.POST.get("_live"))
+    steps = [
+        {"key": s, "title": TITLES[s], "url": _step_url(draft, s), "saved": s in draft.data}
+        for s in STEPS
+    ]
+    index = STEPS.index(step)
+    context = {
+        "step": step,
+        "title": TITLES[step],
+        "steps": steps,
+        "previous_url": _step_url(draft, STEPS[index - 1]) if index else None,
+        "campaign": membership.campaign,
+        "membership": membership,
+        "draft": draft,
+        "draft_name": (draft.data.get("background") or {}).get("name") or "Unnamed character",
+        "form": form,
+        "assessment": assessment,
+        "field_errors": _field_errors(form, live) if form is not None else [],
+        "step_url": _step_url(draft, step),
+        **extra,
+    }
+    if step == "skills":
+        context["skill_groups"] = _skill_groups()
+    return context
+
+
+def _skill_groups():
+    groups = {a: [] for a in ATTRIBUTES}
+    for s in reference.skills():
+        groups[s.attribute].append(s)
+    return [{"label": ATTRIBUTE_LABELS[a], "skills": groups[a]} for a in ATTRIBUTES]
+
+
+# ---------------------------------------------------------------------------------------------
+# Review and creation
+# ---------------------------------------------------------------------------------------------
+def _review(request, membership, draft):
+    ruleset = membership.campaign.ruleset
+    assessment = assess(draft, ruleset, draft.data, final=True)
+    owner_problem = _owner_problem(draft)
+    if owner_problem:
+        assessment.problems.insert(0, owner_problem)
+    if request.method == "POST":
+        if assessment.blocking:
+            messages.error(request, "The character cannot be created yet: fix the problems listed.")
+        else:
+            character = _create_character(draft, membership, request.user, assessment)
+            if character is None:
+                raise Http404("This draft was already used")
+            messages.success(request, f"{character.name} was created.")
+            return redirect(character.get_absolute_url())
+    context = _context(request, membership, draft, "review", None, assessment)
+    context["summary"] = _summary(draft.data)
+    return render(request, TEMPLATE, context)
+
+
+def _owner_problem(draft: CreationDraft) -> str | None:
+    if draft.kind == Character.Kind.NPC:
+        return None
+    owner = (draft.data.get("start") or {}).get("owner")
+    if not Membership.objects.filter(campaign_id=draft.campaign_id, user_id=owner).exists():
+        return "The chosen player is no longer in the campaign; start a new draft for them"
+    return None
+
+
+def _summary(data: dict) -> dict:
+    species = data.get("species") or {}
+    attrs = data.get("attributes") or {}
+    force = data.get("force") or {}
+    gear = data.get("gear") or {}
+    return {
+        "species": species.get("name") or "Human",
+        "move": species.get("move") or 10,
+        "attributes": [(ATTRIBUTE_LABELS[a], attrs.get(a, "—")) for a in ATTRIBUTES],
+        "skills": data.get("skills") or [],
+        "force": force if force.get("sensitive") else None,
+        "force_skills": [(s.capitalize(), force.get(s)) for s in FORCE_SKILLS if force.get(s)],
+        "weapons": gear.get("weapons") or [],
+        "armour": gear.get("armour") or [],
+        "items": parse_item_lines(gear.get("items", "")),
+        "credits": gear.get("credits") or 0,
+        "background": data.get("background") or {},
+    }
+
+
+def _create_character(draft, membership, actor, assessment: Assessment) -> Character | None:
+    """Create the character from the draft in one transaction and delete the draft; None when
+    the draft is gone (a second click on "Create character")."""
+    data = draft.data
+    npc = draft.kind == Character.Kind.NPC
+    species = data.get("species") or {}
+    background = data.get("background") or {}
+    force = data.get("force") or {}
+    sensitive = bool(force.get("sensitive"))
+    gear = data.get("gear") or {}
+    report = assessment.report
+    with transaction.atomic():
+        if not CreationDraft.objects.select_for_update().filter(pk=draft.pk).exists():
+            return None
+        character = Character.objects.create(
+            campaign=membership.campaign,
+            owner_id=None if npc else data["start"]["owner"],
+            kind=draft.kind,
+            secret=npc and bool(background.get("secret")),
+            name=background["name"],
+            species=(species.get("name") or "Human")[:60],
+            gender=background.get("gender", ""),
+            age=background.get("age", ""),
+            height=background.get("height", ""),
+            background=background.get("background", ""),
+            personality=background.get("personality", ""),
+            move=species.get("move") or 10,
+            force_sensitive=sensitive,
+            **_codes(data.get("attributes") or {}),
+        )
+        Skill.objects.bulk_create(_skills(character, data.get("skills") or [], force, sensitive))
+        Item.objects.bulk_create(_items(character, gear))
+        if sensitive:
+            ForcePower.objects.bulk_create(
+                ForcePower(
+                    character=character,
+                    name=force_power(name).name,
+                    skills=", ".join(force_power(name).skills),
+                )
+                for name in dict.fromkeys(force.get("powers") or [])
+            )
+        starting = [
+            (Currency.CP, report.character_points or 0, "Starting Character Points"),
+            (Currency.FP, report.force_points or 0, "Starting Force Points"),
+            (Currency.DSP, report.dark_side_points or 0, "Dark Side Points taken at creation"),
+            (Currency.CREDITS, gear.get("credits") or 0, "Starting credits"),
+        ]
+        for currency, amount, reason in starting:
+            if amount:
+                change_balance(character, currency, amount, reason, actor)
+        draft.delete()
+    return character
+
+
+def _skills(character, rows, force, sensitive) -> list[Skill]:
+    attribute_of = {row["name"]: row.get("attribute") for row in rows}
+    skills = []
+    for row in rows:
+        if row.get("specialization_of"):
+            kind = Skill.Kind.SPECIALIZATION
+        elif row.get("advanced"):
+            kind = Skill.Kind.ADVANCED
+        else:
+            kind = Skill.Kind.SKILL
+        attribute = row.get("attribute") or attribute_of.get(row.get("specialization_of"))
+        skills.append(
+            Skill(
+                character=character,
+                name=row["name"],
+                attribute=attribute or "dexterity",
+                kind=kind,
+                base_skill=row.get("specialization_of") or "",
+                code=DieCode.parse(row["code"]),
+            )
+        )
+    if sensitive:
+        for name in FORCE_SKILLS:
+            if force.get(name):
+                skills.append(
+                    Skill(
+                        character=character,
+                        name=name,
+                        attribute="force",
+                        kind=Skill.Kind.FORCE,
+                        code=DieCode.parse(force[name]),
+                    )
+                )
+    return skills
+
+
+def _items(character, gear) -> list[Item]:
+    items = []
+    for name in gear.get("weapons") or []:
+        try:
+            w = reference.weapon_by_name(name)
+        except reference.ReferenceDataError:
+            continue
+        plain = w.damage is not None and not w.adds_strength and not w.blast
+        items.append(
+            Item(
+                character=character,
+                kind=Item.Kind.WEAPON,
+                name=w.name,
+                damage=w.damage if plain else None,
+                skill=w.skill,
+                ranges=str(w.ranges) if w.ranges else "",
+                notes="" if plain else f"Damage {w.damage_text}",
+            )
+        )
+    for name in gear.get("armour") or []:
+        try:
+            a = reference.armour_by_name(name)
+        except reference.ReferenceDataError:
+            continue
+        notes = f"Dexterity -{a.dexterity_penalty}" if a.dexterity_penalty else ""
+        if a.covers:
+            notes = "; ".join(filter(None, [notes, "covers " + ", ".join(a.covers)]))
+        items.append(
+            Item(
+                character=character,
+                kind=Item.Kind.ARMOUR,
+                name=a.name,
+                armour_physical=a.physical,
+                armour_energy=a.energy,
+                notes=notes[:200],
+            )
+        )
+    for item in parse_item_lines(gear.get("items", "")):
+        items.append(Item(character=character, kind=Item.Kind.GEAR, **item))
+    return items
