@@ -9,6 +9,7 @@ from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -225,11 +226,14 @@ def dice_log(request, campaign_id):
     membership = membership_or_404(request.user, campaign_id)
     rolls = _visible_rolls(membership)
     newest = rolls.order_by("-pk").values_list("pk", flat=True).first() or 0
-    etag = f'W/"rolls-{campaign_id}-{newest}-{int(membership.is_gm)}"'
-    partial = request.htmx and not request.htmx.history_restore_request
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
+    # The page and its polled fragment share a URL: their ETags must differ, and caches
+    # must key on HX-Request, or a browser revalidating the fragment gets the whole page.
+    etag = f'W/"rolls-{campaign_id}-{newest}-{int(membership.is_gm)}-{int(partial)}"'
     if partial and request.headers.get("If-None-Match") == etag:
         response = HttpResponseNotModified()
         response["ETag"] = etag
+        patch_vary_headers(response, ["HX-Request"])
         return response
     try:
         before = int(request.GET.get("before", "0"))
@@ -251,4 +255,5 @@ def dice_log(request, campaign_id):
     if not before:
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache, private"
+    patch_vary_headers(response, ["HX-Request"])
     return response

@@ -17,9 +17,12 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.when == "call" and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
-        for name, value in item.funcargs.items():
+        pages = []
+        for value in item.funcargs.values():
             if hasattr(value, "screenshot") and hasattr(value, "url"):
-                with contextlib.suppress(Exception):
-                    value.screenshot(
-                        path=str(ARTIFACTS / f"{item.name}-{name}.png"), full_page=True
-                    )
+                pages.append(value)
+            for context in getattr(value, "contexts", []):  # a Browser: every page it opened
+                pages.extend(context.pages)
+        for number, page in enumerate(pages):
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(ARTIFACTS / f"{item.name}-{number}.png"), full_page=True)
