@@ -83,7 +83,7 @@ class Character(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["kind", "name", "pk"]
+        ordering = ["-kind", "name", "pk"]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(kind="npc") | models.Q(owner__isnull=False),

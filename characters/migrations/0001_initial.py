@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
                 ('owner', models.ForeignKey(blank=True, help_text='The player who plays this character; empty for NPCs.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='characters', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'ordering': ['kind', 'name', 'pk'],
+                'ordering': ['-kind', 'name', 'pk'],
             },
         ),
         migrations.CreateModel(
