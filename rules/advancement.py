@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import typing
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -78,22 +79,7 @@ Kind = Literal[
     "new_force_skill",
 ]
 
-KINDS: tuple[str, ...] = (
-    "skill",
-    "specialization",
-    "advanced",
-    "advanced_specialization",
-    "attribute",
-    "force_skill",
-    "move",
-    "force_power",
-    "force_sensitivity",
-    "new_skill",
-    "new_specialization",
-    "new_advanced",
-    "new_advanced_specialization",
-    "new_force_skill",
-)
+KINDS: tuple[str, ...] = typing.get_args(Kind)
 
 _LABEL = {
     "skill": "a skill",

@@ -65,8 +65,12 @@ def test_player_creates_a_character_rolls_with_a_cp_and_the_gm_sees_it(live_serv
     save_and_continue(page)
 
     expect(page.get_by_role("heading", name=re.compile("Skills"))).to_be_visible()
-    skills = [("blaster", "dexterity", "5D+2"), ("dodge", "dexterity", "5D+2"),
-              ("search", "perception", "4D"), ("space transports", "mechanical", "5D")]
+    skills = [
+        ("blaster", "dexterity", "5D+2"),
+        ("dodge", "dexterity", "5D+2"),
+        ("search", "perception", "4D"),
+        ("space transports", "mechanical", "5D"),
+    ]
     for row, (name, attribute, code) in enumerate(skills, start=1):  # 7D in all
         if row > 1:  # the first row is there already; wait for each new row to arrive
             page.get_by_role("button", name="Add skill").click()
