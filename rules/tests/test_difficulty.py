@@ -459,8 +459,9 @@ def test_a_random_difficulty_lies_between_its_fewest_and_most_faces(ordinal, see
     assert high is None or number <= 6 * high
 
 
-def test_random_difficulty_rolls_real_dice_without_a_source():
-    assert 1 <= random_difficulty("Very Easy").number <= 6
+def test_random_difficulty_uses_the_system_dice_without_a_source(monkeypatch):
+    monkeypatch.setattr("rules.difficulty.SystemDice", lambda: FixedDice([4, 2]))
+    assert random_difficulty("Easy").number == 6
 
 
 # --- modifiers --------------------------------------------------------------------------------
