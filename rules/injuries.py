@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
+from rules.advancement import max_cp_per_roll
 from rules.dice import DiceSource, DieCode
 from rules.difficulty import (
     DIFFICULT,
@@ -52,6 +53,7 @@ __all__ = [
     "death_roll_dice",
     "dies_on_death_roll",
     "first_aid_difficulty",
+    "healing_cp_dice",
     "house_wound_dice",
     "maim_instead_of_death",
     "medpac_difficulty",
@@ -753,6 +755,21 @@ def next_natural_healing_roll(
             pool = strength.pool_add(DieCode(mod)) if mod > 0 else strength.minus_dice(-mod)
             return HealingRoll(day, pool, mod)
     raise ValueError(f"no natural-healing roll falls due within {horizon_days} days")
+
+
+def healing_cp_dice(cp_per_roll: int, cp_on_hand: int, ruleset: RuleSet = RuleSet()) -> int:
+    """Character Point dice on a natural-healing Strength roll (IH-26, H-72).
+
+    [UPG] "all rolls" may take CP; the background job cannot ask, so only the number set in
+    advance (``cp_per_roll``) is used, capped at the attribute-use limit ([UPG] 001 l.307-311,
+    [HOUSE]: 2) and at the CP on hand. An [RC] campaign has no Character Points: 0. The caller
+    deducts the dice rolled in the same transaction as the roll."""
+    if cp_per_roll < 0 or cp_on_hand < 0:
+        raise ValueError("Character Points cannot be negative")
+    if ruleset.advancement_table == "rc_skill_points":
+        return 0
+    limit = max_cp_per_roll("attribute", ruleset)
+    return min(cp_per_roll, cp_on_hand, cp_per_roll if limit is None else limit)
 
 
 def weeks_to_days(weeks: int, ruleset: RuleSet = RuleSet()) -> int:
