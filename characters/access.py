@@ -7,6 +7,7 @@
 """
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import F
 from django.http import Http404
 
 from campaigns.access import membership_or_404
@@ -38,12 +39,27 @@ def character_or_404(
 ) -> tuple[Membership, Character]:
     """The membership and the character. ``control``: the user must own the character or be a
     GM (to edit it or roll for it), else 403."""
-    membership = membership_or_404(user, campaign_id)
+    # One query for the character, its campaign and owner, and the user's membership.
     character = (
-        visible_characters(membership).select_related("owner").filter(pk=character_id).first()
+        Character.objects.select_related("campaign", "owner")
+        .filter(pk=character_id, campaign_id=campaign_id, campaign__memberships__user=user)
+        .annotate(
+            viewer_membership_id=F("campaign__memberships__pk"),
+            viewer_role=F("campaign__memberships__role"),
+        )[:1]
     )
+    character = next(iter(character), None)
     if character is None:
+        membership_or_404(user, campaign_id)  # 404 "No such campaign" for outsiders
         raise Http404("No such character")
+    membership = Membership(
+        pk=character.viewer_membership_id,
+        campaign=character.campaign,
+        user=user,
+        role=character.viewer_role,
+    )
+    if character.secret and character.is_npc and not membership.is_gm:
+        raise Http404("No such character")  # players never learn a secret NPC exists
     if control and not can_control(membership, character):
         raise PermissionDenied("Only the character's player or a GM can do that.")
     return membership, character

@@ -1,6 +1,8 @@
 """A model field for die codes: stored as total pips (so codes sort and compare in SQL),
 read back as ``rules.DieCode`` and shown as ``4D+2``."""
 
+from functools import lru_cache
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -52,6 +54,13 @@ class DieCodeFormField(forms.CharField):
         return parse_sheet_code(value)
 
 
+@lru_cache(maxsize=1024)
+def code_from_pips(total_pips: int) -> DieCode:
+    """``DieCode.from_pips``, remembered: a sheet reads the same few codes over and over, and a
+    DieCode is immutable, so one instance per value can be shared."""
+    return DieCode.from_pips(total_pips)
+
+
 class DieCodeField(models.IntegerField):
     description = "A die code such as 4D+2, stored as total pips"
 
@@ -61,7 +70,7 @@ class DieCodeField(models.IntegerField):
         return list(self._validators)
 
     def from_db_value(self, value, expression, connection):
-        return None if value is None else DieCode.from_pips(value)
+        return None if value is None else code_from_pips(value)
 
     def to_python(self, value):
         if value is None or isinstance(value, DieCode):

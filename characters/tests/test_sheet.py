@@ -296,3 +296,35 @@ def test_skill_codes_sort_by_total_pips_in_sql(hero):
         Skill.objects.filter(character=hero).order_by("-code").values_list("name", flat=True)
     )
     assert names[:2] == ["blaster", "b"]
+
+
+def test_the_sheet_lists_gear_armour_and_powers_with_user_text_escaped(client, hero):
+    ItemFactory(character=hero, name="<b>Vibro</b>knife", damage="3D", quantity=2, ranges="")
+    ItemFactory(
+        character=hero,
+        kind="armour",
+        name="Blast vest",
+        damage=None,
+        armour_physical="1D",
+        armour_energy="1D+1",
+        skill="",
+        ranges="",
+    )
+    hero.powers.create(name="Life detection", skills="sense")
+    text = client.get(sheet_url(hero)).text
+    assert "&lt;b&gt;Vibro&lt;/b&gt;knife ×2" in text and "<b>Vibro" not in text
+    assert "+1D physical +1D+1 energy" in text
+    assert "Life detection" in text and "sense" in text
+
+
+def test_a_co_gm_edits_and_rolls_for_any_character_of_the_campaign(client, hero):
+    co_gm = MembershipFactory(campaign=hero.campaign, role="co_gm").user
+    client.force_login(co_gm)
+    assert (
+        client.get(reverse("characters:edit", args=[hero.campaign_id, hero.pk])).status_code == 200
+    )
+    response = client.post(
+        roll_url(hero), {"trait": "attr:dexterity", "actions": 1, "modifier": 0, "cp": 0}
+    )
+    assert response.status_code == 302
+    assert DiceRoll.objects.get().actor == co_gm
