@@ -156,15 +156,6 @@ def roll_trait(
         raise ValueError("modifier must be between -100 and +100")
     if difficulty is not None and not 1 <= difficulty <= 200:
         raise ValueError("difficulty must be between 1 and 200")
-    try:
-        check_cp_spend(
-            "skill" if cp == 0 else _trait_roll_kind(character, trait_key),
-            cp,
-            ruleset,
-            force_point_this_round=force_point,
-        )
-    except AdvancementError as exc:
-        raise ValueError(str(exc)) from None
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
         if locked.wound_level in CANNOT_ACT:
@@ -172,6 +163,10 @@ def roll_trait(
                 f"{locked.name} is {locked.get_wound_level_display().lower()} and cannot act"
             )
         trait = trait_for(locked, trait_key)
+        try:
+            check_cp_spend(trait.roll_kind, cp, ruleset, force_point_this_round=force_point)
+        except AdvancementError as exc:
+            raise ValueError(str(exc)) from None
         if cp > locked.character_points:
             raise ValueError(
                 f"not enough Character Points: {cp} needed, {locked.character_points} held"
@@ -216,10 +211,3 @@ def roll_trait(
                 locked, Currency.FP, -1, f"Force Point on {trait.label} roll", actor, record
             )
     return record
-
-
-def _trait_roll_kind(character: Character, key: str) -> str:
-    try:
-        return trait_for(character, key).roll_kind
-    except ValueError:
-        return "skill"
