@@ -41,7 +41,8 @@ def load_demo() -> Campaign:
         )
     if created:
         Invitation.objects.create(campaign=campaign, created_by=users["gm"])
-    from characters.demo import load_demo_characters
+    from characters.demo import load_demo_characters, load_demo_rolls
 
     load_demo_characters(campaign, users)
+    load_demo_rolls(campaign, users)
     return campaign

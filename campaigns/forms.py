@@ -1,11 +1,10 @@
-import dataclasses
-
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from campaigns.models import Campaign, Membership
-from rules import PRESETS, RuleSet, RuleSetError
+from rules import RuleSet, RuleSetError
+from rules.ruleset import PRESET_LABELS, SOURCES, Option
 
 
 class SignupForm(UserCreationForm):
@@ -43,53 +42,66 @@ class RoleForm(forms.Form):
     )
 
 
-PRESET_LABELS = {
-    "2e": "Second Edition R&E with the Rules Upgrade (default)",
-    "house": "House Rules",
-    "rc": "Rules Companion (First Edition bundle)",
-}
+def _choice_words(option: Option, value) -> str:
+    tag = option.source_of(value)
+    return f"{option.words(value)} [{tag}]" if tag else option.words(value)
 
 
-def _label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+def _help(option: Option) -> str:
+    return f"{option.help} Allowed: {option.range_text}." if option.range_text else option.help
 
 
 class RuleOptionsForm(forms.Form):
-    """Every RuleSet option as a field, built from the rules engine's own type hints."""
+    """Every RuleSet option as a field, built from the rules engine's own descriptions: its
+    words, its source, the words for each value and the range a number may take."""
 
     preset = forms.ChoiceField(
-        choices=[("", "Keep the options below")] + [(k, PRESET_LABELS.get(k, k)) for k in PRESETS],
+        choices=[("", "Keep the options below"), *PRESET_LABELS.items()],
         required=False,
         help_text="Choosing a preset replaces every option below with that bundle.",
     )
 
     def __init__(self, *args, ruleset: RuleSet, **kwargs):
         super().__init__(*args, **kwargs)
-        for field in dataclasses.fields(RuleSet):
-            value = getattr(ruleset, field.name)
-            choices = RuleSet.choices(field.name)
-            help_text = ""
+        for name, option in RuleSet.options():
+            value = getattr(ruleset, name)
+            choices = RuleSet.choices(name)
+            common = {"label": option.label, "help_text": _help(option), "required": False}
             if choices is not None and set(choices) == {False, True}:
-                self.fields[field.name] = forms.BooleanField(
-                    required=False, initial=value, label=_label(field.name), help_text=help_text
+                # A select with both states in words (a checkbox can say only one).
+                field = forms.TypedChoiceField(
+                    choices=[(str(c), _choice_words(option, c)) for c in (True, False)],
+                    coerce=lambda text: text == "True",
+                    initial=str(value),
+                    empty_value="",
+                    **common,
                 )
             elif choices is not None:
-                self.fields[field.name] = forms.TypedChoiceField(
-                    choices=[(c, str(c)) for c in choices],
+                field = forms.TypedChoiceField(
+                    choices=[(c, _choice_words(option, c)) for c in choices],
                     coerce=type(choices[0]),
                     initial=value,
-                    required=False,
                     empty_value="",
-                    label=_label(field.name),
+                    **common,
                 )
-            elif field.type in ("int", int):
-                self.fields[field.name] = forms.IntegerField(
-                    initial=value, label=_label(field.name), required=False
-                )
+            elif option.die_code:
+                field = forms.CharField(initial=value or "", max_length=10, **common)
             else:
-                self.fields[field.name] = forms.CharField(
-                    initial=value or "", required=False, label=_label(field.name)
+                field = forms.IntegerField(
+                    initial=value, min_value=option.minimum, max_value=option.maximum, **common
                 )
+            field.option = option
+            field.sources = [
+                (tag, SOURCES[tag]) for tag in (t.strip() for t in option.source.split(","))
+            ]
+            self.fields[name] = field
+
+    def groups(self):
+        """The option fields grouped as the rules digests are (dice, characters, ...)."""
+        groups: dict[str, list] = {}
+        for name, option in RuleSet.options():
+            groups.setdefault(option.group, []).append(self[name])
+        return list(groups.items())
 
     def clean(self):
         data = super().clean()
@@ -100,9 +112,12 @@ class RuleOptionsForm(forms.Form):
             if preset:
                 self.ruleset = RuleSet.preset(preset)
             else:
-                # A blank number or text keeps the default; an unticked box is False.
+                # A blank or missing option keeps the default.
                 options = {k: v for k, v in data.items() if v not in (None, "")}
                 self.ruleset = RuleSet.from_json(options)
         except RuleSetError as exc:
-            raise forms.ValidationError(str(exc)) from None
+            if exc.option in self.fields:
+                self.add_error(exc.option, str(exc))
+            else:
+                raise forms.ValidationError(str(exc)) from None
         return data

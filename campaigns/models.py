@@ -81,6 +81,27 @@ class Membership(models.Model):
         return self.role in (self.Role.GM, self.Role.CO_GM)
 
 
+class Removal(models.Model):
+    """A person the game master removed: no general invitation link lets them back in until
+    the game master allows them back (which deletes this row)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_removal_per_user"),
+        ]
+        ordering = ["-removed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} removed from {self.campaign}"
+
+
 def new_invitation_token() -> str:
     return secrets.token_urlsafe(24)
 

@@ -1,22 +1,28 @@
-from datetime import timedelta
+import re
+from datetime import UTC, datetime, timedelta
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, F
 from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
 from campaigns.forms import CampaignForm, InvitationForm, RoleForm, RuleOptionsForm, SignupForm
-from campaigns.models import DiceRoll, Invitation, Membership
+from campaigns.models import DiceRoll, Invitation, Membership, Removal
 from characters.access import visible_characters
+from characters.models import Character
+from rules import RuleSet
+from rules.ruleset import PRESET_LABELS
 
 
 def home(request):
@@ -69,12 +75,14 @@ def campaign_detail(request, campaign_id):
         "campaign": campaign,
         "membership": membership,
         "members": members,
-        "rule_differences": campaign.ruleset.differences(),
+        **_rules_in_words(campaign.ruleset),
         "characters": visible_characters(membership).select_related("owner"),
     }
     if membership.is_gm:
         context["invitations"] = campaign.invitations.all()[:20]
         context["invitation_form"] = InvitationForm()
+    if membership.role == Membership.Role.GM:
+        context["removals"] = campaign.removals.select_related("user")
     return render(request, "campaigns/campaign_detail.html", context)
 
 
@@ -100,7 +108,26 @@ def campaign_rules(request, campaign_id):
         campaign.save(update_fields=["rule_options"])
         messages.success(request, "Rule options saved.")
         return redirect(campaign)
-    return render(request, "campaigns/campaign_rules.html", {"form": form, "campaign": campaign})
+    context = {"form": form, "campaign": campaign, **_rules_in_words(campaign.ruleset)}
+    return render(
+        request, "campaigns/campaign_rules.html", context, status=400 if form.errors else 200
+    )
+
+
+def _rules_in_words(ruleset) -> dict:
+    """The active preset's name (or None: custom) and each option that differs from the
+    defaults, in words with its source, for the campaign page and the rule options page."""
+    preset = ruleset.matching_preset()
+    differences = []
+    for name, (_, ours) in ruleset.differences().items():
+        option = RuleSet.option(name)
+        differences.append(
+            {"label": option.label, "words": option.words(ours), "source": option.source_of(ours)}
+        )
+    return {
+        "active_preset": PRESET_LABELS[preset] if preset else None,
+        "rule_differences": differences,
+    }
 
 
 @login_required
@@ -158,9 +185,36 @@ def member_remove(request, campaign_id, member_id):
     if member.role == Membership.Role.GM:
         messages.error(request, "The game master cannot be removed from their own campaign.")
     else:
-        member.delete()
-        messages.success(request, f"{member.user.username} was removed from the campaign.")
+        with transaction.atomic():
+            # Recorded, so an invitation link they still hold does not let them back in.
+            Removal.objects.get_or_create(
+                campaign=membership.campaign,
+                user=member.user,
+                defaults={"removed_by": request.user},
+            )
+            member.delete()
+        messages.success(
+            request,
+            f"{member.user.username} was removed from the campaign. Invitation links no longer "
+            "let them in unless you allow them back.",
+        )
     return redirect(membership.campaign)
+
+
+@login_required
+@require_POST
+def removal_allow(request, campaign_id, removal_id):
+    """The game master lets a removed person back: their next invitation link works again."""
+    membership = membership_or_404(request.user, campaign_id, role="owner")
+    removal = get_object_or_404(
+        Removal.objects.select_related("user"), pk=removal_id, campaign=membership.campaign
+    )
+    removal.delete()
+    messages.success(
+        request,
+        f"{removal.user.username} may join again: send them an invitation link.",
+    )
+    return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#members")
 
 
 @login_required
@@ -175,84 +229,154 @@ def campaign_leave(request, campaign_id):
     return redirect("home")
 
 
-@login_required
+INVITATION_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What an invitation token can look like (``secrets.token_urlsafe``): anything else is an
+unknown link without asking the database, which refuses some characters (NUL) outright."""
+
+
 def join(request, token):
+    """An invitation link. A logged-out visitor with a valid link sees which campaign invites
+    them and who, with log-in and sign-up links that come back here; an invalid link tells
+    them nothing about any campaign. A person the GM removed is refused until allowed back."""
+    if not INVITATION_TOKEN.fullmatch(token):
+        return render(request, "campaigns/join_invalid.html", {"reason": "unknown"}, status=404)
     invitation = (
         Invitation.objects.select_related("campaign", "created_by").filter(token=token).first()
     )
     if invitation is None:
         return render(request, "campaigns/join_invalid.html", {"reason": "unknown"}, status=404)
+    anonymous = not request.user.is_authenticated
     if not invitation.is_usable:
         return render(
             request,
             "campaigns/join_invalid.html",
-            {"reason": invitation.status, "invitation": invitation},
+            # A logged-out visitor learns nothing about the campaign from a dead link.
+            {"reason": invitation.status, "invitation": None if anonymous else invitation},
             status=410,
         )
     campaign = invitation.campaign
+    context = {"invitation": invitation, "campaign": campaign}
+    if anonymous:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "campaigns/join.html", context)
     existing = Membership.objects.filter(campaign=campaign, user=request.user).first()
     if existing is not None:
         messages.info(request, f"You are already in “{campaign.name}”.")
         return redirect(campaign)
+    if Removal.objects.filter(campaign=campaign, user=request.user).exists():
+        return _refuse_removed(request, campaign)
     if request.method == "POST":
         try:
             with transaction.atomic():
                 Membership.objects.create(
                     campaign=campaign, user=request.user, role=Membership.Role.PLAYER
                 )
-                Invitation.objects.filter(pk=invitation.pk).update(uses=invitation.uses + 1)
+                # F(): simultaneous joins each add one (a value read earlier would lose some).
+                Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
         except IntegrityError:  # a double click: the first request already joined
             messages.info(request, f"You are already in “{campaign.name}”.")
             return redirect(campaign)
         messages.success(request, f"You joined “{campaign.name}” as a player.")
         return redirect(campaign)
-    return render(request, "campaigns/join.html", {"invitation": invitation, "campaign": campaign})
+    return render(request, "campaigns/join.html", context)
 
 
-ROLLS_PER_PAGE = 50
+def _refuse_removed(request, campaign):
+    return render(
+        request,
+        "campaigns/join_invalid.html",
+        {"reason": "removed", "campaign": campaign},
+        status=403,
+    )
+
+
+ROLLS_PER_PAGE = 20
+STRIP_ROLLS = 5
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _visible_rolls(membership):
+    """The rolls this member may see: GMs all of them, players those not hidden."""
     rolls = DiceRoll.objects.filter(campaign=membership.campaign)
     if not membership.is_gm:
         rolls = rolls.filter(hidden=False)
     return rolls
 
 
+def _conceal_secret_npcs(rolls, membership) -> list:
+    """Players never learn a secret NPC's name, nor what it rolled for: such a roll (one the GM
+    chose not to hide, or one made before the NPC became secret) shows as the GM's, with its
+    dice and total only. Decided on the NPC's secrecy now, not when it rolled."""
+    rolls = list(rolls)
+    for r in rolls:
+        npc = r.character
+        r.concealed = not membership.is_gm and npc is not None and npc.is_npc and npc.secret
+    return rolls
+
+
+def _cursor(roll) -> int:
+    """A roll's place in the log as microseconds since 1970: it orders the log without
+    revealing how many rolls (hidden ones included) came before, which a database id would."""
+    return (roll.created_at - _EPOCH) // timedelta(microseconds=1)
+
+
+def _log_etag(membership, newest, variant: str) -> str:
+    """An opaque validator of what this member's view of the log shows: the newest visible
+    roll and (for players) which NPCs are secret, keyed with the secret key so it reveals
+    neither ids nor counts."""
+    secret_npcs = []
+    if not membership.is_gm:
+        secret_npcs = list(
+            Character.objects.filter(
+                campaign_id=membership.campaign_id, kind=Character.Kind.NPC, secret=True
+            ).values_list("pk", flat=True)
+        )
+    key = f"{membership.campaign_id}|{newest}|{membership.is_gm}|{variant}|{sorted(secret_npcs)}"
+    return f'W/"{salted_hmac("dice-log", key, algorithm="sha256").hexdigest()[:20]}"'
+
+
 @login_required
 def dice_log(request, campaign_id):
-    """Every roll of the campaign, newest first. The list polls itself every 2 s with an ETag
-    (the newest visible roll's id), so an unchanged log costs a 304 and two small queries."""
+    """Every roll of the campaign, newest first, a page at a time. The first page (and the
+    sheet's recent-rolls strip, ``?view=strip``) polls itself every 2 s with an ETag, so an
+    unchanged log costs a 304. ``?before=<cursor>`` pages back."""
     membership = membership_or_404(request.user, campaign_id)
-    rolls = _visible_rolls(membership)
-    newest = rolls.order_by("-pk").values_list("pk", flat=True).first() or 0
+    rolls = _visible_rolls(membership).order_by("-created_at", "-pk")
     partial = bool(request.htmx) and not request.htmx.history_restore_request
-    # The page and its polled fragment share a URL: their ETags must differ, and caches
-    # must key on HX-Request, or a browser revalidating the fragment gets the whole page.
-    etag = f'W/"rolls-{campaign_id}-{newest}-{int(membership.is_gm)}-{int(partial)}"'
-    if partial and request.headers.get("If-None-Match") == etag:
-        response = HttpResponseNotModified()
-        response["ETag"] = etag
-        patch_vary_headers(response, ["HX-Request"])
-        return response
-    try:
-        before = int(request.GET.get("before", "0"))
-    except ValueError:
-        before = 0
+    strip = partial and request.GET.get("view") == "strip"
+    before = request.GET.get("before", "")
+    before = int(before) if before.isdigit() and len(before) <= 18 else None
+    if before is None:
+        newest = rolls.values_list("pk", flat=True).first() or 0
+        # The page and its polled fragments share a URL: their ETags must differ, and caches
+        # must key on HX-Request, or a browser revalidating a fragment gets the whole page.
+        etag = _log_etag(membership, newest, "strip" if strip else "list" if partial else "page")
+        if partial and request.headers.get("If-None-Match") == etag:
+            response = HttpResponseNotModified()
+            response["ETag"] = etag
+            patch_vary_headers(response, ["HX-Request"])
+            return response
     page = rolls.select_related("character", "actor")
-    if before > 0:
-        page = page.filter(pk__lt=before)
-    page = list(page.order_by("-pk")[: ROLLS_PER_PAGE + 1])
+    if before is not None:
+        page = page.filter(created_at__lt=_EPOCH + timedelta(microseconds=before))
+    size = STRIP_ROLLS if strip else ROLLS_PER_PAGE
+    page = _conceal_secret_npcs(page[: size + 1], membership)
     context = {
         "campaign": membership.campaign,
         "membership": membership,
-        "rolls": page[:ROLLS_PER_PAGE],
-        "older": page[ROLLS_PER_PAGE - 1].pk if len(page) > ROLLS_PER_PAGE else None,
-        "paged": before > 0,
+        "rolls": page[:size],
+        "older": _cursor(page[size - 1]) if len(page) > size else None,
+        "paged": before is not None,
     }
-    template = "campaigns/dice_log.html#roll-list" if partial else "campaigns/dice_log.html"
+    if strip:
+        template = "campaigns/dice_log.html#roll-strip"
+    elif partial:
+        template = "campaigns/dice_log.html#roll-list"
+    else:
+        template = "campaigns/dice_log.html"
     response = render(request, template, context)
-    if not before:
+    if before is None:
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache, private"
     patch_vary_headers(response, ["HX-Request"])

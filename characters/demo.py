@@ -1,9 +1,11 @@
-"""Demo characters for the demo campaign: three PCs (one Force-sensitive) and NPCs."""
+"""Demo characters for the demo campaign: three PCs (one Force-sensitive) and NPCs, and a few
+rolls in the dice log so a new user sees what one looks like."""
 
 from django.db import transaction
 
 from characters.models import Character, ForcePower, Item, Skill
-from characters.services import change_balance
+from characters.services import change_balance, roll_trait
+from rules import SeededDice
 
 ATTRS = ("dexterity", "knowledge", "mechanical", "perception", "strength", "technical")
 
@@ -144,3 +146,33 @@ def load_demo_characters(campaign, users) -> None:
         _build(campaign, spec, owner=users[spec["owner"]])
     for spec in NPCS:
         _build(campaign, spec, kind=Character.Kind.NPC)
+
+
+#: The demo's rolls, made through the real roll service: (character, roller, trait, options).
+#: The roller is the character's player, or the GM for NPCs.
+ROLLS = [
+    ("Stormtrooper squad leader", "gm", "blaster", {"difficulty": 10, "note": "at Tala"}),
+    ("Tala Voss", None, "dodge", {"note": "reacting"}),
+    ("Tala Voss", None, "blaster pistol", {"cp": 1, "difficulty": 15, "note": "the squad leader"}),
+    ("Rook Daran", None, "space transports", {"difficulty": 20, "note": "out of Mos Eisley"}),
+    ("Kell Arden", None, "sense", {"note": "life detection"}),
+    ("Inquisitor Vael", "gm", "control", {"hidden": True}),
+]
+#: Chosen so the log shows a Wild Die that explodes (and no 1 on it): rules.dice.SeededDice
+#: rolls the same dice for the same seed, and the tests check the log still shows one.
+ROLL_SEED = 28
+
+
+@transaction.atomic
+def load_demo_rolls(campaign, users, *, seed: int = ROLL_SEED) -> None:
+    """Roll the demo's few rolls once (nothing if the campaign has any roll already)."""
+    if campaign.rolls.exists():
+        return
+    rng = SeededDice(seed)
+    ruleset = campaign.ruleset
+    characters = {c.name: c for c in campaign.characters.select_related("owner")}
+    for name, roller, skill_name, options in ROLLS:
+        character = characters[name]
+        skill = character.skills.get(name=skill_name)
+        actor = users[roller] if roller else character.owner
+        roll_trait(character, actor, f"skill:{skill.pk}", ruleset=ruleset, rng=rng, **options)

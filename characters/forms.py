@@ -1,7 +1,22 @@
+import io
+import secrets
+
 from django import forms
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from characters.access import PLAYER_EDITABLE_FIELDS
 from characters.models import Character, Currency
+
+PORTRAIT_MAX_BYTES = 5 * 1024 * 1024
+PORTRAIT_MAX_PIXELS = 25_000_000
+PORTRAIT_SIDE = 1024
+"""Portraits are stored at most this many pixels wide and high: enough for any sheet."""
+PORTRAIT_FORMATS = {"JPEG", "PNG", "GIF", "WEBP"}
+
+# Pillow refuses (DecompressionBombError) to open pictures over twice this many pixels, and
+# warns above it; the portrait field below refuses anything over it before decoding a pixel.
+Image.MAX_IMAGE_PIXELS = PORTRAIT_MAX_PIXELS
 
 
 class RollForm(forms.Form):
@@ -21,8 +36,9 @@ class RollForm(forms.Form):
     note = forms.CharField(max_length=60, required=False, label="What for (optional)")
     hidden = forms.BooleanField(required=False, label="Hidden from players")
 
-    def __init__(self, *args, cp_limit=None, allow_hidden=False, **kwargs):
+    def __init__(self, *args, cp_limit=None, allow_hidden=False, hidden_by_default=False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["hidden"].initial = hidden_by_default
         if cp_limit is not None:
             self.fields["cp"] = forms.IntegerField(
                 min_value=0,
@@ -33,6 +49,77 @@ class RollForm(forms.Form):
             )
         if not allow_hidden:
             del self.fields["hidden"]
+
+
+class PortraitField(forms.ImageField):
+    """A picture for the sheet: at most 5 MB and 25 megapixels (both checked before any pixel
+    is decoded: the size from the upload, the dimensions from the file's header), then decoded
+    and re-encoded as WebP at most 1024 px across, which drops whatever the file carried
+    besides the picture (metadata, appended scripts), under a fresh random name."""
+
+    default_error_messages = {
+        "too_big": "The picture is larger than 5 MB. Choose a smaller file.",
+        "too_many_pixels": (
+            "The picture is larger than 25 megapixels ({width} × {height}). Choose a smaller one."
+        ),
+        "invalid_image": "Upload a JPEG, PNG, GIF or WebP picture; this file is not one.",
+    }
+
+    def to_python(self, data):
+        upload = forms.FileField.to_python(self, data)  # ImageField's own check decodes it all
+        if upload is None:
+            return None
+        if upload.size > PORTRAIT_MAX_BYTES:
+            raise forms.ValidationError(self.error_messages["too_big"], code="too_big")
+        try:
+            upload.seek(0)
+            with Image.open(upload) as image:  # reads the header only
+                if image.format not in PORTRAIT_FORMATS:
+                    raise forms.ValidationError(
+                        self.error_messages["invalid_image"], code="invalid_image"
+                    )
+                width, height = image.size
+                if width * height > PORTRAIT_MAX_PIXELS:
+                    raise self._too_many_pixels(width, height)
+                picture = _re_encode(image)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):  # warning: -W error
+            raise self._too_many_pixels(*_claimed_size(upload)) from None
+        except (OSError, SyntaxError, ValueError, UnidentifiedImageError, EOFError):
+            raise forms.ValidationError(
+                self.error_messages["invalid_image"], code="invalid_image"
+            ) from None
+        return SimpleUploadedFile(
+            f"{secrets.token_urlsafe(16)}.webp", picture, content_type="image/webp"
+        )
+
+    def _too_many_pixels(self, width, height):
+        return forms.ValidationError(
+            self.error_messages["too_many_pixels"].format(width=width, height=height),
+            code="too_many_pixels",
+        )
+
+
+def _claimed_size(upload) -> tuple[str, str]:
+    """The size a refused header claims, for the message ("?" when it cannot be read)."""
+    upload.seek(0)
+    head = upload.read(24)
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) == 24:
+        return str(int.from_bytes(head[16:20])), str(int.from_bytes(head[20:24]))
+    return "?", "?"
+
+
+def _re_encode(image: Image.Image) -> bytes:
+    """The first frame, turned upright, scaled to fit PORTRAIT_SIDE, as WebP with no
+    metadata."""
+    image.seek(0)
+    image.load()
+    picture = ImageOps.exif_transpose(image)
+    transparent = "A" in picture.getbands() or "transparency" in picture.info
+    picture = picture.convert("RGBA" if transparent else "RGB")
+    picture.thumbnail((PORTRAIT_SIDE, PORTRAIT_SIDE))
+    out = io.BytesIO()
+    picture.save(out, "WEBP", quality=85)
+    return out.getvalue()
 
 
 class CharacterForm(forms.ModelForm):
@@ -68,6 +155,8 @@ class CharacterForm(forms.ModelForm):
             "personality": forms.Textarea(attrs={"rows": 2}),
             "notes": forms.Textarea(attrs={"rows": 3}),
         }
+        field_classes = {"portrait": PortraitField}
+        help_texts = {"portrait": "JPEG, PNG, GIF or WebP; at most 5 MB and 25 megapixels."}
 
     def __init__(self, *args, gm: bool, **kwargs):
         super().__init__(*args, **kwargs)

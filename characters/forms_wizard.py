@@ -10,11 +10,25 @@ from django.core.exceptions import ValidationError
 from characters.fields import DieCodeFormField
 from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES
 from rules import reference
+from rules.creation import (
+    PROPOSED_MAX_MOVE,
+    PROPOSED_MAXIMUM_CEILING,
+    PROPOSED_MINIMUM_FLOOR,
+    STARTING_CREDITS,
+    proposed_maximum_problem,
+    proposed_minimum_problem,
+    proposed_move_problem,
+)
 from rules.force import FORCE_SKILLS, force_powers
 
 CUSTOM_SPECIES = "custom"
 MAX_SKILL_ROWS = 40
 MAX_CREDITS = 1_000_000
+
+
+def force_skill_name(name: str) -> bool:
+    """Whether a skill of this name would share its name with a Force skill (any case)."""
+    return name.strip().casefold() in FORCE_SKILLS
 
 
 def reference_skill(name: str):
@@ -96,65 +110,143 @@ def species_choices():
     return [*rows, (CUSTOM_SPECIES, "Custom species (enter limits)")]
 
 
+def listed_species(choice) -> reference.Species | None:
+    """The listed species of this choice, or None for a custom one (or a name not listed)."""
+    if not isinstance(choice, str) or not choice or choice == CUSTOM_SPECIES:
+        return None
+    try:
+        return reference.species_by_name(choice)
+    except reference.ReferenceDataError:
+        return None
+
+
+def printed_species(choice) -> reference.Species | None:
+    """The listed species of this choice when the data gives its limits and Move."""
+    known = listed_species(choice)
+    return known if known is not None and known.has_statistics else None
+
+
 class SpeciesForm(LiveForm):
+    """A listed species with statistics brings its own limits and Move (whatever was typed); a
+    custom species or one without printed statistics needs them entered. A GM enters any; a
+    player's are a proposal held to the human range (``rules.creation.proposed_*``)."""
+
     species = forms.ChoiceField(label="Species", initial="Human")
     custom_name = forms.CharField(label="Custom species name", max_length=60, required=False)
-    move = forms.IntegerField(
-        label="Move", min_value=1, max_value=40, required=False, help_text="Humans: 10."
-    )
+    move = forms.IntegerField(label="Move", min_value=1, max_value=40, required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, gm: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.gm = gm
         self.fields["species"].choices = species_choices()
         for a in ATTRIBUTES:
             label = ATTRIBUTE_LABELS[a]
             self.fields[f"{a}_min"] = DieCodeFormField(label=f"{label} minimum", required=False)
             self.fields[f"{a}_max"] = DieCodeFormField(label=f"{label} maximum", required=False)
-        if self.fields["move"].widget.attrs.get("hx-post"):
-            url = self.fields["move"].widget.attrs["hx-post"]
+        if not gm:
+            move = self.fields["move"]
+            move.help_text = f"At most {PROPOSED_MAX_MOVE}, the human Move, unless your GM sets it."
+            move.widget.attrs["max"] = PROPOSED_MAX_MOVE
+        url = self.fields["move"].widget.attrs.get("hx-post")
+        if url:
             for a in ATTRIBUTES:
                 set_live(self.fields[f"{a}_min"].widget, url)
                 set_live(self.fields[f"{a}_max"].widget, url)
+            # Another species brings other numbers: redraw them (and the budget, out of band).
+            self.fields["species"].widget.attrs.update(
+                {
+                    "hx-target": "#species-details",
+                    "hx-vals": json.dumps({"_live": "1", "_part": "species-details"}),
+                }
+            )
 
-    def main_fields(self):
-        return [self[name] for name in ("species", "custom_name", "move")]
+    # What the template shows for the chosen species ------------------------------------------
+    def chosen(self) -> str:
+        return self["species"].value() or ""
+
+    def is_custom(self) -> bool:
+        return self.chosen() == CUSTOM_SPECIES
+
+    def statistics(self) -> reference.Species | None:
+        return printed_species(self.chosen())
+
+    def statistic_rows(self) -> list[tuple[str, str, str]]:
+        known = self.statistics()
+        if known is None:
+            return []
+        ranges = dict(known.attributes or ())
+        return [
+            (ATTRIBUTE_LABELS[a], str(ranges[a].minimum), str(ranges[a].maximum))
+            for a in ATTRIBUTES
+        ]
+
+    def limits_help(self) -> str:
+        known = listed_species(self.chosen())
+        if known is not None:
+            text = (
+                f"The sources print no limits for {known.plural}: enter them from the species' "
+                "sourcebook entry."
+            )
+        else:
+            text = "Enter the custom species' attribute limits and Move."
+        if self.gm:
+            return f"{text} As a game master you may set any limits."
+        return (
+            f"{text} As a player you propose them within the human range: each minimum "
+            f"{PROPOSED_MINIMUM_FLOOR} or more, each maximum {PROPOSED_MAXIMUM_CEILING} or less, "
+            f"Move {PROPOSED_MAX_MOVE} or less; your GM checks them. Wider limits are the GM's to "
+            "set: ask your GM to create this character for you."
+        )
 
     def limit_rows(self):
         return [(ATTRIBUTE_LABELS[a], self[f"{a}_min"], self[f"{a}_max"]) for a in ATTRIBUTES]
 
+    # Checking -------------------------------------------------------------------------------
     def clean(self):
         data = super().clean()
         choice = data.get("species")
         if not choice:
             return data
-        known = None if choice == CUSTOM_SPECIES else reference.species_by_name(choice)
-        if known is not None and known.has_statistics:
+        known = printed_species(choice)
+        if known is not None:
             data["limits"] = {
                 a: [str(r.minimum), str(r.maximum)]
                 for a, r in known.attributes  # type: ignore
             }
             data["name"] = known.name
-            data["move"] = data.get("move") or known.move or 10
+            data["move"] = known.move or 10  # the species' own Move, never one typed for another
             return data
         if choice == CUSTOM_SPECIES and not (data.get("custom_name") or "").strip():
-            self.add_error("custom_name", "Name the custom species.")
+            self.add_error("custom_name", ValidationError("Name the custom species.", "required"))
         limits = {}
         for a in ATTRIBUTES:
             lo, hi = data.get(f"{a}_min"), data.get(f"{a}_max")
             label = ATTRIBUTE_LABELS[a]
-            if lo is None and f"{a}_min" not in self.errors:
-                self.add_error(f"{a}_min", f"Enter the {label} minimum for this species.")
-            if hi is None and f"{a}_max" not in self.errors:
-                self.add_error(f"{a}_max", f"Enter the {label} maximum for this species.")
-            if lo is not None and hi is not None:
-                if hi < lo:
-                    self.add_error(f"{a}_max", f"{label} maximum {hi} is below its minimum {lo}.")
+            self._check_end(f"{a}_min", lo, f"Enter the {label} minimum for this species.")
+            self._check_end(f"{a}_max", hi, f"Enter the {label} maximum for this species.")
+            if lo is not None and not self.gm:
+                self._refuse(f"{a}_min", proposed_minimum_problem(label, lo))
+            if hi is not None and not self.gm:
+                self._refuse(f"{a}_max", proposed_maximum_problem(label, hi))
+            if lo is not None and hi is not None and hi < lo:
+                self.add_error(f"{a}_max", f"{label} maximum {hi} is below its minimum {lo}.")
+            if f"{a}_min" not in self.errors and f"{a}_max" not in self.errors:
                 limits[a] = [str(lo), str(hi)]
-        if data.get("move") is None and "move" not in self.errors:
-            self.add_error("move", "Enter the species' Move.")
+        move = data.get("move")
+        self._check_end("move", move, "Enter the species' Move.")
+        if move is not None and not self.gm:
+            self._refuse("move", proposed_move_problem(move))
         data["limits"] = limits
         data["name"] = (data.get("custom_name") or "").strip() or choice
         return data
+
+    def _check_end(self, name: str, value, message: str) -> None:
+        if value is None and name not in self.errors:
+            self.add_error(name, ValidationError(message, "required"))
+
+    def _refuse(self, name: str, problem: str | None) -> None:
+        if problem:
+            self.add_error(name, f"{problem}.")
 
     def to_data(self) -> dict:
         d = self.cleaned_data
@@ -162,23 +254,21 @@ class SpeciesForm(LiveForm):
             "choice": d.get("species", ""),
             "name": d.get("name", ""),
             "limits": d.get("limits", {}),
-            "move": d.get("move") or 10,
+            "move": d.get("move"),
         }
 
     @staticmethod
     def initial_from(saved: dict) -> dict:
-        initial = {"species": saved.get("choice", "Human"), "move": saved.get("move")}
-        if saved.get("choice") == CUSTOM_SPECIES:
-            initial["custom_name"] = saved.get("name", "")
+        """The saved choice, and the limits and Move entered for it when it has none printed
+        (a printed species shows its own: nothing to fill in)."""
         choice = saved.get("choice", "Human")
-        limits = saved.get("limits") or {}
-        if not limits and choice != CUSTOM_SPECIES:
-            known = reference.species_by_name(choice)
-            if known.has_statistics:
-                limits = {a: [str(r.minimum), str(r.maximum)] for a, r in known.attributes}
-                initial["move"] = initial["move"] or known.move
-        for a, (lo, hi) in limits.items():
-            initial[f"{a}_min"], initial[f"{a}_max"] = lo, hi
+        initial = {"species": choice}
+        if choice == CUSTOM_SPECIES:
+            initial["custom_name"] = saved.get("name", "")
+        if printed_species(choice) is None:
+            initial["move"] = saved.get("move")
+            for a, (lo, hi) in (saved.get("limits") or {}).items():
+                initial[f"{a}_min"], initial[f"{a}_max"] = lo, hi
         return initial
 
 
@@ -186,7 +276,8 @@ class SpeciesForm(LiveForm):
 # Attributes
 # ---------------------------------------------------------------------------------------------
 class AttributesForm(LiveForm):
-    def __init__(self, *args, limits=None, **kwargs):
+    def __init__(self, *args, limits=None, species: str = "", **kwargs):
+        """``limits``: the species' ``SpeciesLimits``, or None while they are not entered."""
         url = kwargs.get("live_url", "")
         super().__init__(*args, **kwargs)
         for a in ATTRIBUTES:
@@ -194,6 +285,8 @@ class AttributesForm(LiveForm):
             if limits is not None:
                 lo, hi = limits.range_of(ATTRIBUTE_LABELS[a])
                 self.fields[a].help_text = f"{limits.name}: {lo} to {hi}"
+            elif species:
+                self.fields[a].help_text = f"{species}: limits not entered yet (Species step)"
             if url:
                 set_live(self.fields[a].widget, url)
 
@@ -238,13 +331,19 @@ class SkillRowForm(forms.Form):
         if data.get("code") is None and "code" not in self.errors:
             self.add_error("code", f"Give {name} its code (the full code you roll).")
         known = reference_skill(name)
+        if force_skill_name(name) or (known is not None and known.is_force_skill):
+            # Not even as a specialization or a skill of one's own: the sheet keeps one skill
+            # of a name, and the Force skill of that name may come now or later.
+            self.add_error(
+                "name",
+                f"{name} is the name of a Force skill; Force skills are chosen on the Force "
+                "step. Give this skill another name.",
+            )
+            return data
         if known is not None and not spec_of:
-            if known.is_force_skill:
-                self.add_error("name", f"{name} is a Force skill; choose it on the Force step.")
-            else:
-                data["name"] = known.name
-                data["attribute"] = known.attribute
-                data["advanced"] = known.advanced
+            data["name"] = known.name
+            data["attribute"] = known.attribute
+            data["advanced"] = known.advanced
         elif spec_of:
             base = reference_skill(spec_of)
             if base is not None and not base.is_force_skill:
@@ -280,7 +379,7 @@ class BaseSkillFormSet(forms.BaseFormSet):
             return
         seen = set()
         for form in self.forms:
-            name = form.cleaned_data.get("name", "").lower()
+            name = form.cleaned_data.get("name", "").casefold()
             if not name:
                 continue
             if name in seen:
@@ -392,12 +491,20 @@ class GearForm(LiveForm):
         label="Starting credits",
         min_value=0,
         max_value=MAX_CREDITS,
-        initial=1000,
+        initial=STARTING_CREDITS,
         help_text="Cash in hand after buying the gear, as your GM allows.",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, credit_cap: int | None = None, **kwargs):
+        """``credit_cap``: the most a player may take (None for a game master)."""
         super().__init__(*args, **kwargs)
+        self.credit_cap = credit_cap
+        if credit_cap is not None:
+            self.fields["credits"].help_text = (
+                f"Cash in hand after buying the gear: at most {credit_cap:,} at the start; "
+                "your GM can award more through the ledger."
+            )
+            self.fields["credits"].widget.attrs["max"] = credit_cap
         self.fields["weapons"].choices = [
             (w.name, f"{w.name} — {w.damage_text}" + (f", {w.cost} cr" if w.cost else ""))
             for w in reference.weapons()
@@ -406,6 +513,15 @@ class GearForm(LiveForm):
             (a.name, f"{a.name} — +{a.physical} physical, +{a.energy} energy")
             for a in reference.armour()
         ]
+
+    def clean_credits(self):
+        credits = self.cleaned_data.get("credits")
+        if self.credit_cap is not None and credits is not None and credits > self.credit_cap:
+            raise ValidationError(
+                f"A player's character takes at most {self.credit_cap:,} starting credits; "
+                "the GM can award more through the ledger."
+            )
+        return credits
 
     def clean_items(self):
         items = parse_item_lines(self.cleaned_data.get("items", ""))

@@ -2,7 +2,9 @@
 ledger that explains every Character Point, Force Point, Dark Side Point and credit."""
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models.signals import post_delete, post_init, post_save
+from django.dispatch import receiver
 from django.urls import reverse
 
 from characters.fields import DieCodeField
@@ -224,3 +226,34 @@ class CreationDraft(models.Model):
 
     def __str__(self) -> str:
         return f"Draft {self.data.get('name') or 'character'} ({self.step})"
+
+
+# --- Portrait files: a replaced, cleared or orphaned portrait is deleted from storage ---------
+# After the transaction commits, so a rolled-back change never loses the file still in use.
+def _delete_portrait_file(name: str) -> None:
+    field = Character._meta.get_field("portrait")
+    transaction.on_commit(lambda: field.storage.delete(name))
+
+
+@receiver(post_init, sender=Character)
+def _remember_portrait(sender, instance, **kwargs):
+    name = instance.__dict__.get("portrait")
+    instance._stored_portrait = getattr(name, "name", name) or ""
+
+
+@receiver(post_save, sender=Character)
+def _delete_replaced_portrait(sender, instance, **kwargs):
+    if "portrait" not in instance.__dict__:  # deferred: not loaded, so not changed
+        return
+    old, new = instance._stored_portrait, instance.portrait.name or ""
+    if old and old != new:
+        _delete_portrait_file(old)
+    instance._stored_portrait = new
+
+
+@receiver(post_delete, sender=Character)
+def _delete_orphaned_portrait(sender, instance, **kwargs):
+    name = instance.__dict__.get("portrait")
+    name = getattr(name, "name", name)
+    if name:
+        _delete_portrait_file(name)

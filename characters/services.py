@@ -20,8 +20,13 @@ from characters.models import (
 )
 from rules import DieCode, RuleSet
 from rules import roll as roll_dice
-from rules.advancement import AdvancementError, check_cp_spend, max_cp_per_roll
-from rules.dice import DiceSource, SystemDice
+from rules.advancement import (
+    AdvancementError,
+    check_cp_spend,
+    max_cp_per_roll,
+    skills_after_attribute_raise,
+)
+from rules.dice import DiceSource, SystemDice, rollable_pool
 
 MAX_DELTA = 1_000_000_000
 
@@ -143,19 +148,23 @@ def roll_trait(
     cp: int = 0,
     force_point: bool = False,
     difficulty: int | None = None,
-    hidden: bool = False,
+    hidden: bool | None = None,
     note: str = "",
     rng: DiceSource | None = None,
 ) -> DiceRoll:
     """Roll an attribute or skill from the sheet, store it, and debit the CP and Force Point
     spent, all in one transaction. Raises ValueError (with a reason) and changes nothing when
-    the roll is not allowed."""
+    the roll is not allowed. ``hidden`` unset: a secret NPC's roll is hidden, any other is
+    not."""
     if not 1 <= actions <= 10:
         raise ValueError("number of actions must be between 1 and 10")
     if not -100 <= modifier <= 100:
         raise ValueError("modifier must be between -100 and +100")
     if difficulty is not None and not 1 <= difficulty <= 200:
         raise ValueError("difficulty must be between 1 and 200")
+    note = (note or "").strip()
+    if "\x00" in note:
+        raise ValueError("the note cannot contain NUL characters")
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
         if locked.wound_level in CANNOT_ACT:
@@ -174,6 +183,13 @@ def roll_trait(
         if force_point and locked.force_points < 1:
             raise ValueError("no Force Point left to spend")
         penalty = WOUND_PENALTY_DICE.get(locked.wound_level, 0)
+        rollable_pool(
+            trait.code,
+            actions=actions,
+            penalty_dice=penalty,
+            force_point=force_point,
+            ruleset=ruleset,
+        )
         result = roll_dice(
             trait.code,
             ruleset,
@@ -184,7 +200,11 @@ def roll_trait(
             cp_dice=cp,
             force_point=force_point,
         )
-        label = trait.label if not note else f"{trait.label} ({note[:60]})"
+        # The label must fit its column: the note gives way (with an ellipsis), never the name.
+        room = DiceRoll._meta.get_field("label").max_length - len(f"{trait.label} ()")
+        if len(note) > room:
+            note = note[: room - 1].rstrip() + "…" if room > 1 else ""
+        label = f"{trait.label} ({note})" if note else trait.label
         record = DiceRoll.objects.create(
             campaign_id=locked.campaign_id,
             character=locked,
@@ -202,7 +222,7 @@ def roll_trait(
             difficulty=difficulty,
             cp_spent=cp,
             force_point=force_point,
-            hidden=hidden,
+            hidden=(locked.is_npc and locked.secret) if hidden is None else hidden,
         )
         if cp:
             change_balance(locked, Currency.CP, -cp, f"Spent on {trait.label} roll", actor, record)
@@ -211,3 +231,42 @@ def roll_trait(
                 locked, Currency.FP, -1, f"Force Point on {trait.label} roll", actor, record
             )
     return record
+
+
+def lift_skills_with_attributes(
+    character: Character, before: dict[str, DieCode], *, ruleset: RuleSet
+) -> list[str]:
+    """After the GM changed attributes on the sheet: where the ruleset says skills rise with
+    their attribute ([HOUSE] item 21, ``attribute_raise_lifts_skills``), lift that attribute's
+    skills pip for pip, advanced skills excepted. Call inside the transaction that saved the
+    attributes. Returns one line per attribute saying what changed, for the GM to read."""
+    if not ruleset.attribute_raise_lifts_skills:
+        return []
+    lines = []
+    for attribute, old in before.items():
+        raised = character.attribute(attribute).total_pips - old.total_pips
+        if raised == 0:
+            continue
+        skills = list(
+            Skill.objects.select_for_update()
+            .filter(character=character, attribute=attribute)
+            .order_by("name")
+        )
+        if not skills:
+            continue
+        label = attribute.capitalize()
+        if raised < 0:
+            lines.append(f"{label} was lowered; its skills were left as they were.")
+            continue
+        codes = {s.name: s.code for s in skills}
+        advanced = {s.name for s in skills if s.kind == Skill.Kind.ADVANCED}
+        for _ in range(raised):
+            codes = skills_after_attribute_raise(codes, advanced, ruleset)
+        changed = [s for s in skills if codes[s.name] != s.code]
+        moves = [f"{s.name} {s.code} → {codes[s.name]}" for s in changed]
+        for s in changed:
+            s.code = codes[s.name]
+        Skill.objects.bulk_update(changed, ["code"])
+        if moves:
+            lines.append(f"{label} rose, and its skills with it (House Rules): {', '.join(moves)}.")
+    return lines

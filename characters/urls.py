@@ -6,14 +6,14 @@ app_name = "characters"
 
 urlpatterns = [
     path("", views.character_list, name="list"),
-    path("<int:character_id>/", views.sheet, name="sheet"),
-    path("<int:character_id>/edit/", views.edit, name="edit"),
-    path("<int:character_id>/roll/", views.roll_panel, name="roll"),
-    path("<int:character_id>/ledger/", views.ledger, name="ledger"),
-    path("<int:character_id>/award/", views.award, name="award"),
-    path("<int:character_id>/delete/", views.delete, name="delete"),
+    path("<id:character_id>/", views.sheet, name="sheet"),
+    path("<id:character_id>/edit/", views.edit, name="edit"),
+    path("<id:character_id>/roll/", views.roll_panel, name="roll"),
+    path("<id:character_id>/ledger/", views.ledger, name="ledger"),
+    path("<id:character_id>/award/", views.award, name="award"),
+    path("<id:character_id>/delete/", views.delete, name="delete"),
     # The creation wizard: state lives in a CreationDraft on the server.
     path("new/", wizard.start, name="wizard_start"),
-    path("new/<int:draft_id>/discard/", wizard.discard, name="wizard_discard"),
-    path("new/<int:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
+    path("new/<id:draft_id>/discard/", wizard.discard, name="wizard_discard"),
+    path("new/<id:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
 ]

@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -21,10 +20,11 @@ from characters.services import (
     LedgerError,
     change_balance,
     cp_limit,
+    lift_skills_with_attributes,
     roll_trait,
     trait_for,
 )
-from rules.dice import effective_pool
+from rules.dice import PoolTooSmallError, rollable_pool
 from rules.odds import chances_by_level
 
 
@@ -39,6 +39,28 @@ def character_list(request, campaign_id):
     )
 
 
+def _in_sheet_order(skills):
+    """Skills in the order a sheet lists them: by attribute, then alphabetically, each
+    specialization straight after the skill it specializes. Yields (id, name, attribute, kind,
+    code, base) where ``base`` names the specialized skill only when it is not on the sheet
+    (the row is then not indented under another skill)."""
+    present = {(attribute, name.casefold()) for _, name, attribute, kind, _, _ in skills}
+
+    def key(row):
+        _, name, attribute, kind, _, base = row
+        if kind == Skill.Kind.SPECIALIZATION and base:
+            return (attribute, base.casefold(), 1, name.casefold())
+        return (attribute, name.casefold(), 0, "")
+
+    for pk, name, attribute, kind, code, base in sorted(skills, key=key):
+        orphan = (
+            kind == Skill.Kind.SPECIALIZATION
+            and base
+            and (attribute, base.casefold()) not in present
+        )
+        yield pk, name, attribute, kind if not orphan else "orphan", code, base if orphan else ""
+
+
 def _skill_rows(skills, roller: bool) -> dict[str, SafeString]:
     """Each attribute's skill list as ready HTML. Built here rather than in a template loop
     because it is the sheet's hot path (60+ rows; bench/sheet.py measures it). Only the name is
@@ -46,8 +68,10 @@ def _skill_rows(skills, roller: bool) -> dict[str, SafeString]:
     str: the standard library's ``html.escape`` gives the same output as Django's ``escape``
     without its lazy-string check per call."""
     rows: dict[str, list[str]] = {}
-    for pk, name, attribute, kind, code in skills:
+    for pk, name, attribute, kind, code, base in _in_sheet_order(skills):
         label = ("(A) " if kind == Skill.Kind.ADVANCED else "") + html_escape(name)
+        if base:  # a specialization whose skill is not on the sheet: say which it is
+            label += f' <span class="base-skill">({html_escape(base)})</span>'
         if roller:
             row = (
                 f'<li class="{kind}"><button name="trait" value="skill:{pk}" class="trait">'
@@ -80,8 +104,8 @@ def _sheet_groups(character: Character, rows: dict[str, SafeString]) -> list[dic
 
 
 _SHEET_SQL = (
-    f"SELECT id, name, attribute, kind, code FROM {Skill._meta.db_table}"
-    " WHERE character_id = %s ORDER BY attribute, name",
+    f"SELECT id, name, attribute, kind, code, base_skill FROM {Skill._meta.db_table}"
+    " WHERE character_id = %s",
     "SELECT name, quantity, damage, ranges, skill, notes, armour_physical, armour_energy"
     f" FROM {Item._meta.db_table} WHERE character_id = %s ORDER BY kind, name, id",
     f"SELECT name, skills FROM {ForcePower._meta.db_table} WHERE character_id = %s ORDER BY name",
@@ -96,14 +120,15 @@ def _code(pips: int | None):
 
 
 def _sheet_lists(character_id: int) -> list[list[tuple]]:
-    """Skills (id, name, attribute, kind, code), items and powers of one character."""
+    """Skills (id, name, attribute, kind, code, base skill), items and powers of one
+    character."""
     lists = []
     with connection.cursor() as cursor:
         for sql in _SHEET_SQL:
             cursor.execute(sql, [character_id])
             lists.append(cursor.fetchall())
     skills, items, powers = lists
-    skills = [(*row[:4], code_from_pips(row[4])) for row in skills]
+    skills = [(*row[:4], code_from_pips(row[4]), row[5]) for row in skills]
     items = [(*row[:2], _code(row[2]), *row[3:6], _code(row[6]), _code(row[7])) for row in items]
     return [skills, items, powers]
 
@@ -142,6 +167,9 @@ def _power_rows(powers) -> SafeString:
     )
 
 
+RECENT_ROLLS = 5
+
+
 @login_required
 def sheet(request, campaign_id, character_id):
     membership, character = character_or_404(request.user, campaign_id, character_id)
@@ -170,7 +198,10 @@ def sheet(request, campaign_id, character_id):
     return render(request, "characters/sheet.html", context)
 
 
-def _roll_context(request, membership, character, trait, form):
+def _roll_context(membership, character, trait, form, **extra):
+    """What the roll panel shows: the pool after penalties and the exact odds per difficulty
+    level for the settings in ``form`` (its defaults while it is unbound or invalid), or why
+    the pool cannot be rolled."""
     ruleset = membership.campaign.ruleset
     values = form.cleaned_data if form.is_bound and form.is_valid() else {}
     actions = values.get("actions") or 1
@@ -178,13 +209,19 @@ def _roll_context(request, membership, character, trait, form):
     modifier = values.get("modifier") or 0
     force_point = bool(values.get("force_point"))
     penalty = WOUND_PENALTY_DICE.get(character.wound_level, 0)
-    pool = effective_pool(
-        trait.code,
-        actions=actions,
-        penalty_dice=penalty,
-        force_point=force_point,
-        ruleset=ruleset,
-    )
+    try:
+        pool = rollable_pool(
+            trait.code,
+            actions=actions,
+            penalty_dice=penalty,
+            force_point=force_point,
+            ruleset=ruleset,
+        )
+    except PoolTooSmallError as exc:
+        pool, odds, pool_error = None, [], str(exc)
+    else:
+        odds = chances_by_level(pool, ruleset, cp_dice=cp, modifier=modifier)
+        pool_error = ""
     return {
         "campaign": membership.campaign,
         "membership": membership,
@@ -192,33 +229,47 @@ def _roll_context(request, membership, character, trait, form):
         "trait": trait,
         "form": form,
         "pool": pool,
+        "pool_error": pool_error,
         "wound_penalty": penalty,
-        "odds": chances_by_level(pool, ruleset, cp_dice=cp, modifier=modifier),
+        "odds": odds,
         "cp_limit": cp_limit(trait, ruleset),
+        **extra,
     }
+
+
+def _roll_panel_response(request, context, status=200):
+    """The roll panel: the fragment for HTMX (the sheet's dialog), the page without it."""
+    template = "characters/sheet.html#roll-panel" if request.htmx else "characters/roll.html"
+    return render(request, template, context, status=status)
 
 
 @login_required
 def roll_panel(request, campaign_id, character_id):
     """GET: the roll panel for one trait with the exact odds (re-rendered as the player changes
-    actions, CP or modifier). POST: roll, store the roll and debit the points."""
+    actions, CP or modifier). POST: roll, store the roll and debit the points; the panel comes
+    back with the result above the same settings, so "Roll again" repeats them as shown."""
     membership, character = character_or_404(request.user, campaign_id, character_id, control=True)
     key = request.POST.get("trait") or request.GET.get("trait", "")
     try:
         trait = trait_for(character, key)
     except ValueError as exc:
-        return HttpResponseBadRequest(str(exc))
+        template = "includes/alert.html" if request.htmx else "refusal.html"
+        context = {"message": str(exc), "back": character.get_absolute_url()}
+        return render(request, template, context, status=400)
     ruleset = membership.campaign.ruleset
     limit = cp_limit(trait, ruleset)
     if request.method == "POST":
         data = request.POST
     else:
         data = request.GET if "actions" in request.GET else None
-    form = RollForm(data, cp_limit=limit, allow_hidden=membership.is_gm)
+    form = RollForm(
+        data,
+        cp_limit=limit,
+        allow_hidden=membership.is_gm,
+        hidden_by_default=character.is_npc and character.secret,
+    )
     if request.method != "POST":
-        context = _roll_context(request, membership, character, trait, form)
-        template = "characters/sheet.html#roll-panel" if request.htmx else "characters/roll.html"
-        return render(request, template, context)
+        return _roll_panel_response(request, _roll_context(membership, character, trait, form))
 
     if form.is_valid():
         values = form.cleaned_data
@@ -240,30 +291,33 @@ def roll_panel(request, campaign_id, character_id):
             form.add_error(None, str(exc))
         else:
             character.refresh_from_db()
-            context = {
-                **_roll_context(request, membership, character, trait, form),
-                "roll": record,
-            }
-            if request.htmx:
-                response = render(request, "characters/sheet.html#roll-result", context)
-                response["HX-Trigger"] = "roll-made"
-                return response
-            messages.success(request, f"{record.label}: {record.total}")
-            return redirect(character)
-    context = _roll_context(request, membership, character, trait, form)
-    template = "characters/sheet.html#roll-panel" if request.htmx else "characters/roll.html"
-    return render(request, template, context, status=400)
+            if not request.htmx:
+                messages.success(request, f"{record.label}: {record.total}")
+                return redirect(character)
+            context = _roll_context(membership, character, trait, form, roll=record)
+            response = _roll_panel_response(request, context)
+            response["HX-Trigger"] = "roll-made"
+            return response
+    context = _roll_context(membership, character, trait, form)
+    return _roll_panel_response(request, context, status=400)
 
 
 @login_required
 def edit(request, campaign_id, character_id):
     membership, character = character_or_404(request.user, campaign_id, character_id, control=True)
+    before = {a: character.attribute(a) for a in ATTRIBUTES}
     form = CharacterForm(
         request.POST or None, request.FILES or None, instance=character, gm=membership.is_gm
     )
     if request.method == "POST" and form.is_valid():
-        form.save()
+        with transaction.atomic():
+            form.save()
+            lifted = lift_skills_with_attributes(
+                character, before, ruleset=membership.campaign.ruleset
+            )
         messages.success(request, f"{character.name} saved.")
+        for line in lifted:
+            messages.info(request, line)
         return redirect(character)
     return render(
         request,

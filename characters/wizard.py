@@ -4,6 +4,7 @@ reload or a later visit loses nothing; every input is checked live against the c
 creation rules (``rules.creation.check_creation``) and the final step creates the character,
 its skills, items, powers and starting balances in one transaction."""
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.contrib import messages
@@ -25,7 +26,9 @@ from characters.forms_wizard import (
     SkillFormSet,
     SpeciesForm,
     StartForm,
+    force_skill_name,
     parse_item_lines,
+    printed_species,
     skill_rows_from_post,
 )
 from characters.models import (
@@ -41,13 +44,14 @@ from characters.models import (
 from characters.services import change_balance
 from rules import DieCode, DieCodeError, RuleSet, reference
 from rules.creation import (
-    HUMAN,
     MAX_ADDED_PER_SKILL,
     SKILL_DICE,
     CreationReport,
     SkillPick,
     SpeciesLimits,
     check_creation,
+    proposed_species_problems,
+    starting_credits,
 )
 from rules.force import FORCE_SKILLS, first_die_powers, force_power
 
@@ -95,19 +99,38 @@ def left_text(pips: int) -> str:
     return f"{words} {'left' if pips > 0 else 'over'}"
 
 
-def species_limits(data: dict) -> SpeciesLimits:
+@dataclass(frozen=True)
+class DraftSpecies:
+    """The draft's species: a listed species with printed statistics brings its own limits and
+    Move (never the numbers saved with the draft); any other has what was entered, ``limits``
+    None while nothing complete was. ``proposed``: the limits were entered, not printed."""
+
+    name: str
+    limits: SpeciesLimits | None
+    proposed: bool
+
+    @property
+    def move(self) -> int | None:
+        return self.limits.move if self.limits is not None else None
+
+
+def draft_species(data: dict) -> DraftSpecies:
     saved = data.get("species") or {}
+    choice = saved.get("choice") or "Human"
+    known = printed_species(choice)
+    if known is not None:
+        return DraftSpecies(known.name, SpeciesLimits.from_reference(known), proposed=False)
+    name = str(saved.get("name") or choice)[:60]
     limits = saved.get("limits") or {}
-    if all(a in limits for a in ATTRIBUTES):
-        try:
-            return SpeciesLimits.of(
-                saved.get("name") or "Custom",
-                {ATTRIBUTE_LABELS[a]: tuple(limits[a]) for a in ATTRIBUTES},
-                saved.get("move") or 10,
-            )
-        except (ValueError, DieCodeError):
-            pass
-    return HUMAN
+    try:
+        entered = SpeciesLimits.of(
+            name,
+            {ATTRIBUTE_LABELS[a]: tuple(limits[a]) for a in ATTRIBUTES},
+            int(saved["move"]),
+        )
+    except (KeyError, TypeError, ValueError, DieCodeError):
+        entered = None
+    return DraftSpecies(name, entered, proposed=True)
 
 
 def _codes(raw: dict) -> dict[str, DieCode]:
@@ -121,10 +144,13 @@ def _codes(raw: dict) -> dict[str, DieCode]:
 
 
 def assess(
-    draft: CreationDraft, ruleset: RuleSet, data: dict, *, final: bool = False
+    draft: CreationDraft, ruleset: RuleSet, data: dict, *, gm: bool, final: bool = False
 ) -> Assessment:
-    """Check the draft's data (with any unsaved step merged in) against the creation rules."""
+    """Check the draft's data (with any unsaved step merged in) against the creation rules.
+    ``gm``: the draft is a game master's, who sets species limits and starting credits freely;
+    a player's are held to what the rules let a player choose alone."""
     npc = draft.kind == Character.Kind.NPC
+    species = draft_species(data)
     free_form = npc and bool((data.get("start") or {}).get("free_form"))
     attrs = _codes(data.get("attributes") or {})
     force = data.get("force") or {}
@@ -150,11 +176,12 @@ def assess(
                 "Force skill at creation"
             )
     extra += _power_problems(force.get("powers") or [] if sensitive else [], force_codes, ruleset)
+    extra += [] if gm else _player_problems(species, data.get("gear") or {}, ruleset)
     background = data.get("background") or {}
     report = check_creation(
         {ATTRIBUTE_LABELS[a]: c for a, c in attrs.items()},
         picks,
-        species_limits(data),
+        species.limits or SpeciesLimits.not_entered(species.name),
         ruleset,
         npc=npc,
         force_sensitive=sensitive,
@@ -179,16 +206,48 @@ def assess(
         ("Character Points: set by the GM" if cp is None else f"Character Points: {cp}")
         + f"; Force Points: {report.force_points}"
     )
-    essential = []
+    essential = _skill_name_problems(data.get("skills") or [])
+    if species.limits is None:
+        essential.append(f"Enter the {species.name} attribute limits and Move (Species step)")
     if len(attrs) < len(ATTRIBUTES) and free_form:
         essential.append("Give all six attributes a code (Attributes step)")
     if final and not (background.get("name") or "").strip():
         essential.append("Give the character a name (Background step)")
     problems = essential + ([] if free_form else list(report.problems) + extra)
     notes = list(report.notes)
+    if species.proposed and species.limits is not None and not gm:
+        notes.append(
+            f"The {species.name} limits and Move were entered by the player: the GM should check "
+            "them against the species' sourcebook entry."
+        )
     if free_form:
         notes.insert(0, "Free-form NPC: the budgets are shown but not enforced.")
     return Assessment(report, lines, problems, free_form, notes)
+
+
+def _skill_name_problems(rows: list[dict]) -> list[str]:
+    """A skill named like a Force skill, named by its row: the sheet keeps one skill a name."""
+    return [
+        f"Skill {i}, {row['name']}: {row['name']} is the name of a Force skill; give this skill "
+        "another name (Skills step)"
+        for i, row in enumerate(rows, start=1)
+        if force_skill_name(row.get("name") or "")
+    ]
+
+
+def _player_problems(species: DraftSpecies, gear: dict, ruleset: RuleSet) -> list[str]:
+    """What only a game master may give a character: species limits beyond a player's proposal
+    and starting credits above the ruleset's start."""
+    problems = []
+    if species.proposed and species.limits is not None:
+        problems += [f"{p} (Species step)" for p in proposed_species_problems(species.limits)]
+    credits, cap = gear.get("credits") or 0, starting_credits(ruleset)
+    if credits > cap:
+        problems.append(
+            f"Starting credits {credits:,}: a player's character starts with at most {cap:,}; "
+            "the GM can award more through the ledger (Gear step)"
+        )
+    return problems
 
 
 def _power_problems(names: list[str], codes: dict[str, DieCode], ruleset: RuleSet) -> list[str]:
@@ -296,7 +355,11 @@ def step(request, campaign_id, draft_id, step):
             draft.step = STEPS[STEPS.index(step) + 1]
             draft.save()
             return redirect(_step_url(draft, draft.step))
-    context = _context(request, membership, draft, step, form, assess(draft, ruleset, data))
+    assessment = assess(draft, ruleset, data, gm=membership.is_gm)
+    context = _context(request, membership, draft, step, form, assessment)
+    if live and step == "species" and post.get("_part") == "species-details":
+        # Another species was chosen: its limits and Move, and the budget out of band.
+        return render(request, TEMPLATE + "#species-update", context)
     if live:
         return render(request, TEMPLATE + "#budget", context)
     return render(request, TEMPLATE, context)
@@ -305,18 +368,23 @@ def step(request, campaign_id, draft_id, step):
 def _form(step: str, draft: CreationDraft, membership: Membership, post, url: str):
     saved = draft.data.get(step)
     live = {"live_url": url}
+    gm = membership.is_gm
     if step == "species":
-        return SpeciesForm(post, initial=SpeciesForm.initial_from(saved or {}), **live)
+        initial = SpeciesForm.initial_from(saved or {})
+        return SpeciesForm(post, initial=initial, gm=gm, **live)
     if step == "attributes":
-        limits = species_limits(draft.data)
-        return AttributesForm(post, initial=saved or {}, limits=limits, **live)
+        species = draft_species(draft.data)
+        return AttributesForm(
+            post, initial=saved or {}, limits=species.limits, species=species.name, **live
+        )
     if step == "skills":
         rows = saved if saved is not None else [{}]
         return SkillFormSet(post, initial=rows, prefix="skills", **live)
     if step == "force":
         return ForceForm(post, initial=ForceForm.initial_from(saved or {}), **live)
     if step == "gear":
-        return GearForm(post, initial=saved, **live)
+        cap = None if gm else starting_credits(membership.campaign.ruleset)
+        return GearForm(post, initial=saved, credit_cap=cap, **live)
     npc = draft.kind == Character.Kind.NPC
     house = membership.campaign.ruleset.creation_rules == "house"
     return BackgroundForm(post, initial=saved, npc=npc, house=house, **live)
@@ -333,9 +401,8 @@ def _change_skill_rows(request, membership, draft, action, url):
             rows.pop(int(index))
     formset = SkillFormSet(initial=rows, prefix="skills", live_url=url)
     ruleset = membership.campaign.ruleset
-    context = _context(
-        request, membership, draft, "skills", formset, assess(draft, ruleset, draft.data)
-    )
+    assessment = assess(draft, ruleset, draft.data, gm=membership.is_gm)
+    context = _context(request, membership, draft, "skills", formset, assessment)
     if request.htmx:
         return render(request, TEMPLATE + "#skill-rows", context)
     return render(request, TEMPLATE, context)
@@ -382,6 +449,7 @@ def _context(request, membership, draft, step, form, assessment, **extra):
         "form": form,
         "assessment": assessment,
         "field_errors": _field_errors(form, live) if form is not None else [],
+        "live": live,
         "step_url": _step_url(draft, step),
         **extra,
     }
@@ -402,7 +470,7 @@ def _skill_groups():
 # ---------------------------------------------------------------------------------------------
 def _review(request, membership, draft):
     ruleset = membership.campaign.ruleset
-    assessment = assess(draft, ruleset, draft.data, final=True)
+    assessment = assess(draft, ruleset, draft.data, gm=membership.is_gm, final=True)
     owner_problem = _owner_problem(draft)
     if owner_problem:
         assessment.problems.insert(0, owner_problem)
@@ -410,11 +478,15 @@ def _review(request, membership, draft):
         if assessment.blocking:
             messages.error(request, "The character cannot be created yet: fix the problems listed.")
         else:
-            character = _create_character(draft, membership, request.user, assessment)
-            if character is None:
-                raise Http404("This draft was already used")
-            messages.success(request, f"{character.name} was created.")
-            return redirect(character.get_absolute_url())
+            try:
+                character = _create_character(draft, membership, request.user, assessment)
+            except CreationRefused as refusal:
+                messages.error(request, f"The character cannot be created yet: {refusal}")
+            else:
+                if character is None:
+                    raise Http404("This draft was already used")
+                messages.success(request, f"{character.name} was created.")
+                return redirect(character.get_absolute_url())
     context = _context(request, membership, draft, "review", None, assessment)
     context["summary"] = _summary(draft.data)
     return render(request, TEMPLATE, context)
@@ -430,13 +502,13 @@ def _owner_problem(draft: CreationDraft) -> str | None:
 
 
 def _summary(data: dict) -> dict:
-    species = data.get("species") or {}
+    species = draft_species(data)
     attrs = data.get("attributes") or {}
     force = data.get("force") or {}
     gear = data.get("gear") or {}
     return {
-        "species": species.get("name") or "Human",
-        "move": species.get("move") or 10,
+        "species": species.name,
+        "move": species.move,
         "attributes": [(ATTRIBUTE_LABELS[a], attrs.get(a, "—")) for a in ATTRIBUTES],
         "skills": data.get("skills") or [],
         "force": force if force.get("sensitive") else None,
@@ -449,17 +521,28 @@ def _summary(data: dict) -> dict:
     }
 
 
+class CreationRefused(Exception):
+    """The draft cannot become a character; the message says why, in words for the user."""
+
+
 def _create_character(draft, membership, actor, assessment: Assessment) -> Character | None:
     """Create the character from the draft in one transaction and delete the draft; None when
-    the draft is gone (a second click on "Create character")."""
+    the draft is gone (a second click on "Create character"). Raises ``CreationRefused``, with
+    nothing written, for a draft the checks before should have stopped (skills sharing a
+    name), never a database error."""
     data = draft.data
     npc = draft.kind == Character.Kind.NPC
-    species = data.get("species") or {}
+    species = draft_species(data)
     background = data.get("background") or {}
     force = data.get("force") or {}
     sensitive = bool(force.get("sensitive"))
     gear = data.get("gear") or {}
     report = assessment.report
+    clash = _skill_name_clash(data.get("skills") or [], force, sensitive)
+    if clash:
+        raise CreationRefused(clash)
+    if species.limits is None:
+        raise CreationRefused(f"enter the {species.name} attribute limits and Move first.")
     with transaction.atomic():
         if not CreationDraft.objects.select_for_update().filter(pk=draft.pk).exists():
             return None
@@ -469,13 +552,13 @@ def _create_character(draft, membership, actor, assessment: Assessment) -> Chara
             kind=draft.kind,
             secret=npc and bool(background.get("secret")),
             name=background["name"],
-            species=(species.get("name") or "Human")[:60],
+            species=species.name[:60],
             gender=background.get("gender", ""),
             age=background.get("age", ""),
             height=background.get("height", ""),
             background=background.get("background", ""),
             personality=background.get("personality", ""),
-            move=species.get("move") or 10,
+            move=species.limits.move,
             force_sensitive=sensitive,
             **_codes(data.get("attributes") or {}),
         )
@@ -501,6 +584,18 @@ def _create_character(draft, membership, actor, assessment: Assessment) -> Chara
                 change_balance(character, currency, amount, reason, actor)
         draft.delete()
     return character
+
+
+def _skill_name_clash(rows, force, sensitive) -> str | None:
+    """Two skills of the character-to-be that would share a name (in any case), in words."""
+    names = [row["name"] for row in rows]
+    if sensitive:
+        names += [name for name in FORCE_SKILLS if force.get(name)]
+    counts = Counter(name.casefold() for name in names)
+    for name in names:
+        if counts[name.casefold()] > 1:
+            return f"two skills would both be called {name}; rename one on the Skills step."
+    return None
 
 
 def _skills(character, rows, force, sensitive) -> list[Skill]:

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+from config.network import DEFAULT_TRUSTED_PROXIES, parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -31,6 +34,13 @@ if PRODUCTION:
         ) from None
     if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("django-insecure"):
         raise ImproperlyConfigured("SECRET_KEY must be a random string of at least 50 characters")
+    # ALLOWED_HOSTS="" parses to []: every page would answer 400 while /healthz says 200.
+    ALLOWED_HOSTS = [host.strip() for host in ALLOWED_HOSTS if host.strip()]
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured(
+            "ALLOWED_HOSTS is empty: name the host(s) Datapad is served as, "
+            "e.g. ALLOWED_HOSTS=datapad.example.org"
+        )
     DEBUG = False
 else:
     # A fixed key is fine for the embedded mode: it never leaves this machine.
@@ -38,8 +48,18 @@ else:
     DEBUG = env.bool("DEBUG", default=DJANGO_ENV == "development")
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# No SECURE_PROXY_SSL_HEADER: Django would believe X-Forwarded-Proto from anyone. gunicorn
+# reads it only from FORWARDED_ALLOW_IPS (the TLS proxy) and sets wsgi.url_scheme, which
+# Django uses.
+# The client's address behind that proxy (log-in lockouts): see config/network.py.
+try:
+    TRUSTED_PROXIES = parse_trusted_proxies(
+        env.list("TRUSTED_PROXIES", default=DEFAULT_TRUSTED_PROXIES)
+    )
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from None
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
@@ -48,6 +68,18 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
 SECURE_HSTS_PRELOAD = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy in every environment, so the tests and `make run` see what production
+# enforces: scripts and styles only from our static files (htmx included), no inline code.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
 
 # --- Applications ---
 INSTALLED_APPS = [
@@ -69,9 +101,12 @@ MIDDLEWARE = [
     "config.views.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "config.cache.PrivateCacheMiddleware",
     "config.logging.RequestLogMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "config.errors.UnreadableBodyMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -151,7 +186,10 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+# Lock the (username, client address) pair: a stranger's wrong passwords lock out only that
+# stranger, and the client address is the one the proxy saw, not the proxy's own.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.network.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False

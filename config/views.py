@@ -6,8 +6,11 @@ from django.views.decorators.cache import never_cache
 
 @never_cache
 def healthz(request):
-    """Liveness for load balancers and compose: the database answers, and the broker when one
-    is configured. 200 when all are reachable, 503 otherwise."""
+    """Health of this web process for load balancers and compose: the database answers.
+
+    503 only when the database is down, since then no page works. The broker (Redis, when one
+    is configured) is reported apart: pages still work without it, so a broker outage leaves
+    every replica in service (status "degraded", 200) instead of pulling them all."""
     checks = {}
     try:
         with connection.cursor() as cursor:
@@ -19,14 +22,20 @@ def healthz(request):
         try:
             import redis
 
-            redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2).ping()
+            redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+            ).ping()
             checks["broker"] = "ok"
         except Exception as exc:
             checks["broker"] = f"error: {exc.__class__.__name__}"
-    healthy = all(v == "ok" for v in checks.values())
+    if checks["database"] != "ok":
+        status = "unhealthy"
+    elif all(value == "ok" for value in checks.values()):
+        status = "ok"
+    else:
+        status = "degraded"
     return JsonResponse(
-        {"status": "ok" if healthy else "unhealthy", "checks": checks},
-        status=200 if healthy else 503,
+        {"status": status, "checks": checks}, status=503 if status == "unhealthy" else 200
     )
 
 

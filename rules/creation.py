@@ -42,7 +42,12 @@ __all__ = [
     "check_party",
     "house_skill_cap_problem",
     "house_starting_points",
+    "proposed_maximum_problem",
+    "proposed_minimum_problem",
+    "proposed_move_problem",
+    "proposed_species_problems",
     "skill_attribute",
+    "starting_credits",
     "starting_force_points",
 ]
 
@@ -108,6 +113,12 @@ class SpeciesLimits:
             species.move or 10,
         )
 
+    @classmethod
+    def not_entered(cls, name: str, move: int = 10) -> SpeciesLimits:
+        """A species whose limits nobody has entered yet: no attribute code is outside them
+        (the caller says what is missing); never another species' numbers."""
+        return cls(name, tuple((a, DieCode(0), DieCode(99)) for a in ATTRIBUTES), move)
+
     def range_of(self, attribute: str) -> tuple[DieCode, DieCode]:
         for name, lo, hi in self.limits:
             if name == attribute:
@@ -117,6 +128,71 @@ class SpeciesLimits:
 
 HUMAN = SpeciesLimits.uniform("Human", "2D", "4D")
 """Humans: 2D-4D in every attribute, Move 10 [2E-STD]."""
+
+
+# ---------------------------------------------------------------------------------------------
+# What a player may propose alone
+# ---------------------------------------------------------------------------------------------
+PROPOSED_MINIMUM_FLOOR = DieCode(1)
+PROPOSED_MAXIMUM_CEILING = DieCode(4)
+PROPOSED_MAX_MOVE = 10
+"""The sources print limits only for Humans and Wookiees (``rules/data/species.json``); for every
+other species "the GM enters them from the species' sourcebook entry". A player's own proposal
+for such a species (or a custom one) is held to what the printed species give a player
+character: every minimum at least 1D (no attribute is below 1D; the Wookiee minima), every
+maximum at most 4D and Move at most 10 (the human maximum and Move, §2.1). Wider limits are the
+GM's to set."""
+
+STARTING_CREDITS = 1000
+"""Starting credits a player may take at creation. The sources print no figure (the House Rules
+only spend "starting credits" on gear, 004 l.64); 1,000 is Datapad's default, the GM awards
+more through the ledger."""
+
+
+def proposed_species_problems(species: SpeciesLimits) -> list[str]:
+    """What in a player's proposed species limits only the GM may set (empty when every
+    minimum is at least :data:`PROPOSED_MINIMUM_FLOOR`, every maximum at most
+    :data:`PROPOSED_MAXIMUM_CEILING` and Move at most :data:`PROPOSED_MAX_MOVE`)."""
+    problems = []
+    for attribute, lo, hi in species.limits:
+        problems += [
+            proposed_minimum_problem(attribute, lo),
+            proposed_maximum_problem(attribute, hi),
+        ]
+    problems.append(proposed_move_problem(species.move))
+    return [p for p in problems if p]
+
+
+def proposed_minimum_problem(attribute: str, minimum: DieCode) -> str | None:
+    if minimum < PROPOSED_MINIMUM_FLOOR:
+        return (
+            f"{attribute} minimum {minimum}: every attribute has at least {PROPOSED_MINIMUM_FLOOR}"
+        )
+    return None
+
+
+def proposed_maximum_problem(attribute: str, maximum: DieCode) -> str | None:
+    if maximum > PROPOSED_MAXIMUM_CEILING:
+        return (
+            f"{attribute} maximum {maximum}: a player may propose at most "
+            f"{PROPOSED_MAXIMUM_CEILING}, the human maximum; higher limits are the GM's to set"
+        )
+    return None
+
+
+def proposed_move_problem(move: int) -> str | None:
+    if move > PROPOSED_MAX_MOVE:
+        return (
+            f"Move {move}: a player may propose at most {PROPOSED_MAX_MOVE}, the human Move; "
+            "a faster species is the GM's to set"
+        )
+    return None
+
+
+def starting_credits(ruleset: RuleSet) -> int:
+    """The most credits a player's character may start with (:data:`STARTING_CREDITS` under
+    every preset; the GM awards more through the ledger)."""
+    return STARTING_CREDITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,8 +455,12 @@ def check_creation(
         raise ValueError("a template must give all six attributes")
     problems, attr_left = _attribute_problems(attrs, species, ruleset, npc, tmpl)
     picks = list(skills)
-    names = Counter(p.name for p in picks)
-    problems += [f"{n} is chosen {k} times" for n, k in names.items() if k > 1]
+    # One skill whatever its case: "Blaster" and "blaster" are the same skill.
+    first: dict[str, str] = {}
+    for p in picks:
+        first.setdefault(p.name.casefold(), p.name)
+    names = Counter(p.name.casefold() for p in picks)
+    problems += [f"{first[n]} is chosen {k} times" for n, k in names.items() if k > 1]
     skill_problems, skill_left, spec_left = _skill_problems(picks, attrs, ruleset)
     problems += skill_problems
     notes: list[str] = []

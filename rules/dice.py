@@ -368,6 +368,45 @@ def effective_pool(
     return pool
 
 
+class PoolTooSmallError(ValueError):
+    """A roll whose pool, after penalties, is below 1D: it cannot be attempted."""
+
+
+def rollable_pool(
+    code: DieCode | str,
+    *,
+    actions: int = 1,
+    penalty_dice: int = 0,
+    force_point: bool = False,
+    bonus: DieCode | str | None = None,
+    ruleset: RuleSet = RuleSet(),
+) -> DieCode:
+    """:func:`effective_pool`, refused with :class:`PoolTooSmallError` when fewer than 1D is
+    left: the sources do not say what a 0D roll means, and the digest's suggested handling
+    (dice-and-core.md A5) is that the action cannot be attempted. The message says why."""
+    pool = effective_pool(
+        code,
+        actions=actions,
+        penalty_dice=penalty_dice,
+        force_point=force_point,
+        bonus=bonus,
+        ruleset=ruleset,
+    )
+    if pool.dice >= 1:
+        return pool
+    causes = []
+    if actions > 1:
+        causes.append(f"{actions} actions take {actions - 1}D")
+    if penalty_dice:
+        causes.append(f"wounds take {penalty_dice}D")
+    base = DieCode.parse(code)
+    why = " and ".join(causes) or "penalties"
+    raise PoolTooSmallError(
+        f"{why} from {base}, leaving {pool}: a roll needs at least 1D"
+        + (" (take fewer actions)" if actions > 1 else "")
+    )
+
+
 def roll(
     code: DieCode | str,
     ruleset: RuleSet = RuleSet(),

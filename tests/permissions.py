@@ -68,6 +68,9 @@ ROWS: list[Row] = [
         data={"role": "co_gm"},
     ),
     Row("campaigns:member_remove", "post", args=("campaign", "other_member"), player=403, gm=302),
+    # The scenario has no removal: the GM gets the 404 of an unknown removal (the real lifting
+    # is tested in campaigns/tests/test_join.py).
+    Row("campaigns:removal_allow", "post", args=("campaign", "other_member"), player=403, gm=404),
     Row("campaigns:dice_log", args=("campaign",)),
     # Characters: "character" belongs to the player; "others_character" to another player.
     Row("characters:list", args=("campaign",)),
@@ -117,5 +120,6 @@ ROWS: list[Row] = [
     Row("characters:wizard_step", args=("campaign", "draft", "draft_step"), gm=404),
     Row("characters:wizard_discard", "post", args=("campaign", "draft"), player=302, gm=404),
     # The join link is meant for outsiders; members are sent to the campaign.
-    Row("campaigns:join", args=("token",), outsider=200, player=302, gm=302),
+    # Anonymous visitors see which campaign invites them, with log-in and sign-up links.
+    Row("campaigns:join", args=("token",), anonymous=200, outsider=200, player=302, gm=302),
 ]

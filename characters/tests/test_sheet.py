@@ -143,10 +143,10 @@ def test_an_unknown_skill_is_a_400_with_a_reason(client, hero):
 
 def test_a_wound_penalty_is_applied_automatically(client, hero):
     Character.objects.filter(pk=hero.pk).update(wound_level="wounded_twice")
-    client.post(roll_url(hero), {"trait": "attr:dexterity", "actions": 2, "modifier": 0, "cp": 0})
+    client.post(roll_url(hero), {"trait": "attr:dexterity", "actions": 1, "modifier": 0, "cp": 0})
     roll = DiceRoll.objects.get()
     assert roll.code == "3D+1"
-    assert roll.pool == "0D+1"  # 3D+1 - 1D (second action) - 2D (wounded twice)
+    assert roll.pool == "1D+1"  # 3D+1 - 2D (wounded twice)
 
 
 def test_an_incapacitated_character_cannot_roll(client, hero):

@@ -300,8 +300,10 @@ def test_unknown_step_is_404(client, campaign, player):
 LIMITS = (("min", "1D"), ("max", "5D"))
 
 
-def test_a_custom_species_needs_its_limits(client, campaign, player):
-    draft = begin(client, campaign, player)
+def test_a_custom_species_needs_its_limits(client, campaign, gm):
+    # A game master's own character: wider limits than a player may propose (see
+    # test_wizard_hardening for the player's range).
+    draft = begin(client, campaign, gm)
     response = save(client, draft, "species", {"species": "custom", "custom_name": "Zabrak"}, 200)
     assert "Enter the Dexterity minimum for this species." in response.content.decode()
     limits = {f"{a}_{end}": code for a in GOOD_ATTRIBUTES for end, code in LIMITS}

@@ -17,7 +17,9 @@ from rules.creation import (
     check_party,
     house_skill_cap_problem,
     house_starting_points,
+    proposed_species_problems,
     skill_attribute,
+    starting_credits,
     starting_force_points,
 )
 from rules.dice import DieCode
@@ -201,6 +203,52 @@ def test_skill_with_an_unknown_attribute_is_refused():
 def test_a_skill_chosen_twice_is_reported():
     report = check_creation(EVEN, [SkillPick("blaster", "4D"), SkillPick("blaster", "4D")])
     assert "blaster is chosen 2 times" in report.problems
+
+
+def test_a_skill_chosen_twice_in_different_cases_is_the_same_skill():
+    report = check_creation(EVEN, [SkillPick("blaster", "4D"), SkillPick("Blaster", "4D")])
+    assert "blaster is chosen 2 times" in report.problems
+
+
+# --- Limits a player proposes for a species without printed statistics ----------------------------
+def test_a_player_proposal_within_the_human_range_has_no_problems():
+    proposal = SpeciesLimits.uniform("Ewok", "1D", "4D", move=10)
+    assert proposed_species_problems(proposal) == []
+
+
+@pytest.mark.parametrize(
+    ("minimum", "maximum", "move", "problem"),
+    [
+        ("0D", "4D", 10, "Dexterity minimum 0D: every attribute has at least 1D"),
+        ("1D", "4D+1", 10, "Dexterity maximum 4D+1: a player may propose at most 4D"),
+        ("0D", "30D", 10, "Technical maximum 30D: a player may propose at most 4D"),
+        ("1D", "4D", 11, "Move 11: a player may propose at most 10"),
+    ],
+)
+def test_a_player_proposal_beyond_the_human_range_is_the_gms_to_set(
+    minimum, maximum, move, problem
+):
+    problems = proposed_species_problems(SpeciesLimits.uniform("Titan", minimum, maximum, move))
+    assert any(p.startswith(problem) for p in problems), problems
+    assert all("GM" in p or "at least 1D" in p for p in problems)
+
+
+def test_a_printed_species_is_not_held_to_the_proposal_range():
+    # Wookiee Strength 6D and Move 11 are printed values, not a player's proposal.
+    wookiee = SpeciesLimits.from_reference(reference.species_by_name("Wookiee"))
+    assert wookiee.move == 11
+    assert wookiee.range_of("Strength") == (DieCode.parse("2D+2"), DieCode(6))
+
+
+def test_limits_not_entered_yet_refuse_no_code():
+    unknown = SpeciesLimits.not_entered("Ewok")
+    report = check_creation(_attrs(Dexterity="9D", Knowledge="0D"), species=unknown)
+    assert not any("species m" in p for p in report.problems)
+
+
+def test_starting_credits_are_the_ruleset_start():
+    assert starting_credits(RuleSet()) == 1000
+    assert starting_credits(HOUSE) == 1000
 
 
 def test_trading_1D_for_three_specializations_C45():

@@ -9,30 +9,32 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.ruleset import PRESETS, RuleSet, RuleSetError
+from rules.ruleset import PRESET_LABELS, PRESETS, SOURCES, RuleSet, RuleSetError
 
 HINTS = typing.get_type_hints(RuleSet)
 FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
+NUMBERS = tuple(name for name in FIELDS if HINTS[name] is int)
 
 
-def strategy_for(hint: typing.Any) -> st.SearchStrategy:
-    """Valid values of one option, from its annotation."""
+def strategy_for(hint: typing.Any, name: str) -> st.SearchStrategy:
+    """Valid values of one option, from its annotation and its range."""
     if typing.get_origin(hint) is typing.Literal:
         return st.sampled_from(typing.get_args(hint))
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return st.one_of([strategy_for(arm) for arm in typing.get_args(hint)])
+        return st.one_of([strategy_for(arm, name) for arm in typing.get_args(hint)])
     if hint is type(None):
         return st.none()
     if hint is bool:
         return st.booleans()
     if hint is int:
-        return st.integers(min_value=0, max_value=10)
+        option = RuleSet.option(name)
+        return st.integers(min_value=option.minimum, max_value=option.maximum)
     assert hint is str, f"no strategy for {hint!r}"
     return st.sampled_from(["2D", "3D+1", "4D"])
 
 
 option_sets = st.fixed_dictionaries(
-    {}, optional={name: strategy_for(HINTS[name]) for name in FIELDS}
+    {}, optional={name: strategy_for(HINTS[name], name) for name in FIELDS}
 )
 
 
@@ -247,3 +249,111 @@ def test_every_default_is_one_of_its_choices(name):
     choices = RuleSet.choices(name)
     if choices is not None:
         assert getattr(RuleSet(), name) in choices
+
+
+# --- ranges, words and sources (every option explains itself) ---------------------------------
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("cp_on_damage", -1),
+        ("cp_on_damage", 99999),
+        ("cp_on_resist_damage", -2),
+        ("cp_on_resist_damage", 99999),
+        ("house_extra_cp", -100),
+        ("house_extra_cp", 99999),
+        ("prone_to_hit_modifier", 99999),
+        ("gravity_shift_levels", -1),
+        ("gravity_shift_levels", 99999),
+    ],
+)
+def test_a_number_outside_the_rules_range_is_refused_with_the_key_named(name, value):
+    with pytest.raises(RuleSetError, match=f"{name}.* or more and at most ") as info:
+        RuleSet.from_json({name: value})
+    assert info.value.option == name
+
+
+@pytest.mark.parametrize("name", NUMBERS)
+def test_every_number_option_has_a_range_that_holds_its_default_and_presets(name):
+    option = RuleSet.option(name)
+    assert option.minimum is not None and option.maximum is not None
+    for preset in PRESETS:
+        assert option.minimum <= getattr(RuleSet.preset(preset), name) <= option.maximum
+
+
+@pytest.mark.parametrize("name", NUMBERS)
+def test_the_ends_of_a_range_are_allowed(name):
+    option = RuleSet.option(name)
+    assert getattr(RuleSet(**{name: option.minimum}), name) == option.minimum
+    assert getattr(RuleSet(**{name: option.maximum}), name) == option.maximum
+
+
+@pytest.mark.parametrize("value", ["99999", "0D", "0D+2", "11D", "-1D", "4D+7", "two dice"])
+def test_a_weapon_body_that_is_no_die_code_in_range_is_refused(value):
+    with pytest.raises(RuleSetError, match="default_weapon_strength"):
+        RuleSet(default_weapon_strength=value)
+
+
+def test_a_weapon_body_die_code_or_none_is_allowed():
+    assert RuleSet(default_weapon_strength="3D+1").default_weapon_strength == "3D+1"
+    assert RuleSet(default_weapon_strength=None).default_weapon_strength is None
+
+
+def test_a_bad_value_names_its_option_for_forms():
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_json({"wild_die_one": "explode"})
+    assert info.value.option == "wild_die_one"
+
+
+@pytest.mark.parametrize("name", FIELDS)
+def test_every_option_says_in_words_what_it_is_and_where_it_comes_from(name):
+    option = RuleSet.option(name)
+    assert option.label and option.help and option.group
+    assert option.source
+    assert {tag.strip() for tag in option.source.split(",")} <= set(SOURCES)
+
+
+@pytest.mark.parametrize("name", FIELDS)
+def test_every_choice_has_words_and_a_known_source(name):
+    option = RuleSet.option(name)
+    choices = RuleSet.choices(name)
+    if choices is None:
+        return
+    assert set(option.choices) == set(choices)
+    for value in choices:
+        assert option.words(value) and option.words(value) != str(value)
+        assert option.source_of(value) in {"", *SOURCES}
+
+
+def test_choice_words_are_what_a_player_reads():
+    option = RuleSet.option("creation_rules")
+    assert option.words("2e_std") == "Second Edition: attribute and skill dice"
+    assert option.source_of("2e_std") == "2E-STD"
+    assert option.source_of("rc_templates") == "RC"
+
+
+def test_words_tell_true_from_one_and_numbers_carry_their_unit():
+    assert RuleSet.option("wild_die").words(True) == "Roll a Wild Die"
+    assert RuleSet.option("days_per_week").words(7) == "7-day weeks"
+    assert RuleSet.option("cp_on_damage").words(2) == "2 CP"
+    assert RuleSet.option("cp_on_damage").range_text == "0 to 5 CP"
+    assert RuleSet.option("default_weapon_strength").words(None) == "none"
+
+
+def test_an_unknown_option_is_refused():
+    with pytest.raises(RuleSetError, match="no_such"):
+        RuleSet.option("no_such")
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_preset_is_recognised_as_itself(name):
+    assert RuleSet.preset(name).matching_preset() == name
+    assert PRESET_LABELS[name]
+
+
+def test_a_changed_preset_is_custom():
+    assert RuleSet.preset("house", days_per_week=7).matching_preset() is None
+    assert RuleSet().matching_preset() == "2e"
+
+
+def test_options_are_listed_in_order():
+    assert [name for name, _ in RuleSet.options()] == list(FIELDS)

@@ -36,7 +36,9 @@ def test_gm_invites_a_player_who_joins(live_server, browser):
 
     player = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     player.goto(link)
-    expect(player).to_have_url(re.compile(r"/accounts/login/"))
+    # Logged out, the link names the campaign and who invites, then offers to sign up.
+    expect(player.get_by_role("heading", name="Join “The Kessel Job”?")).to_be_visible()
+    expect(player.locator("#main")).to_contain_text("obiwan invited you")
     player.locator("#main").get_by_role("link", name="Sign up").click()
     player.get_by_label("Username").fill("luke")
     player.get_by_label("Password", exact=True).fill(PASSWORD)
