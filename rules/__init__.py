@@ -6,6 +6,7 @@ Public surface: ``DieCode``, ``RuleSet``, ``roll`` here; ``rules.odds``, ``rules
 """
 
 from rules.dice import DieCode, DieCodeError, FixedDice, Roll, SeededDice, SystemDice, roll
+from rules.errors import RulesError
 from rules.ruleset import PRESETS, RuleSet, RuleSetError
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "Roll",
     "RuleSet",
     "RuleSetError",
+    "RulesError",
     "SeededDice",
     "SystemDice",
     "roll",

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.dice import DiceSource, DieCode, roll
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
@@ -107,7 +108,7 @@ _PIP_LIMITED = frozenset(
 _ONE_PIP = DieCode(0, 1)
 
 
-class AdvancementError(ValueError):
+class AdvancementError(RulesError):
     """An improvement the rules do not allow, with a message a player understands."""
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
@@ -42,7 +43,7 @@ MAX_DICE = 999
 MAX_PIPS = 999
 
 
-class DieCodeError(ValueError):
+class DieCodeError(RulesError):
     """Text that is not a die code, with a message that says what is wrong."""
 
 
@@ -368,7 +369,7 @@ def effective_pool(
     return pool
 
 
-class PoolTooSmallError(ValueError):
+class PoolTooSmallError(RulesError):
     """A roll whose pool, after penalties, is below 1D: it cannot be attempted."""
 
 

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Literal
 
 from rules.dice import DiceSource, DieCode, SystemDice
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
@@ -73,7 +74,7 @@ RULE_OF_THUMB = (
 """The Star Wars Rule of Thumb [UPG] (001 l.11); [WIKI]: "tie with or beat"."""
 
 
-class DifficultyError(ValueError):
+class DifficultyError(RulesError):
     """A difficulty question the rules cannot answer, with a message a player understands."""
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from rules.dice import DieCode
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
@@ -65,7 +66,7 @@ FORCE_SKILLS = frozenset({"control", "sense", "alter"})
 VISION_WORDS = ("photoreceptor", "video sensor", "visual sensor", "optical sensor")
 
 
-class DroidError(ValueError):
+class DroidError(RulesError):
     """A droid design or droid improvement the [RC] rules do not allow."""
 
 

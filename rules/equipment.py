@@ -30,6 +30,7 @@ from typing import Literal
 from rules.dice import DiceSource, DieCode, Roll, SeededDice, roll
 from rules.difficulty import number_range, random_difficulty
 from rules.droids import droid_skill_cost
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
@@ -70,7 +71,7 @@ __all__ = [
 ]
 
 
-class EquipmentError(ValueError):
+class EquipmentError(RulesError):
     """An improvement, repair or project the rules do not allow, said in the game's words."""
 
 

@@ -24,6 +24,7 @@ from rules.advancement import (
     improvement_cost,
 )
 from rules.dice import DiceSource, DieCode, explode
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
@@ -95,7 +96,7 @@ FORCE_SKILLS = ("control", "sense", "alter")
 DIFFICULTY_LEVELS = ("Very Easy", "Easy", "Moderate", "Difficult", "Very Difficult", "Heroic")
 
 
-class ForceError(ValueError):
+class ForceError(RulesError):
     """A use of the Force the rules do not allow, explained for the player."""
 
 

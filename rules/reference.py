@@ -26,6 +26,7 @@ from importlib.resources.abc import Traversable
 from typing import Any, Literal, NoReturn
 
 from rules.dice import DieCode, DieCodeError
+from rules.errors import RulesError
 
 __all__ = [
     "DATA_TABLES",
@@ -75,7 +76,7 @@ SOURCE_TAGS = ("UPG", "WIKI", "HOUSE", "RC", "2E-STD, not in sources", "derived"
 Edition = Literal["2e", "1e", "all"]
 
 
-class ReferenceDataError(ValueError):
+class ReferenceDataError(RulesError):
     """A reference table that is missing, malformed, or asked for by an unknown name."""
 
 

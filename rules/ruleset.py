@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+from rules.errors import RulesError
+
 __all__ = [
     "PRESETS",
     "PRESET_LABELS",
@@ -32,7 +34,7 @@ __all__ = [
 ]
 
 
-class RuleSetError(ValueError):
+class RuleSetError(RulesError):
     """A rule-option document that cannot be used: unknown key or value out of range.
 
     ``option`` names the offending option when there is one (forms attach the message to it)."""

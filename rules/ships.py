@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from rules.dice import DiceSource, DieCode, Roll
+from rules.errors import RulesError
 from rules.movement import Speed, speed_cap, speed_info
 from rules.ruleset import RuleSet
 
@@ -90,7 +91,7 @@ __all__ = [
 ]
 
 
-class ShipError(ValueError):
+class ShipError(RulesError):
     """A vehicle or starship question that cannot be answered as asked."""
 
 
