@@ -4,8 +4,9 @@
 FROM python:3.13-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /build
-COPY requirements.txt .
-RUN python -m venv /venv && /venv/bin/pip install -r requirements.txt
+# The runtime lock pins every package, transitive ones too, with its hashes (`make lock`).
+COPY requirements.lock .
+RUN python -m venv /venv && /venv/bin/pip install --require-hashes -r requirements.lock
 
 FROM python:3.13-slim AS runtime
 ENV PATH="/venv/bin:$PATH" \

@@ -42,7 +42,7 @@ Rows = list[list[float]]
 
 def ours_table(max_dice: int, max_diff: int, rule: str) -> Rows:
     """Our table, rows[(n - 1) * 3 + pips][d - 1] = P(total >= d)."""
-    table = odds.success_table(max_dice, max_diff, RuleSet(wild_die_one=rule))
+    table = odds.success_table(max_dice, max_diff, ruleset=RuleSet(wild_die_one=rule))
     return [list(row) for row in table.rows]
 
 
@@ -103,7 +103,7 @@ def time_ours(max_dice: int, max_diff: int, rule: str, repeats: int) -> tuple[fl
     for _ in range(repeats):
         odds.clear_cache()
         start = time.perf_counter()
-        odds.success_table(max_dice, max_diff, ruleset)
+        odds.success_table(max_dice, max_diff, ruleset=ruleset)
         times.append(time.perf_counter() - start)
     return statistics.median(times), min(times)
 
@@ -118,7 +118,7 @@ def time_api(max_dice: int, max_diff: int, rule: str, repeats: int) -> float:
         start = time.perf_counter()
         for code in codes:
             for d in range(1, max_diff + 1):
-                odds.success_chance(code, d, ruleset)
+                odds.success_chance(code, d, ruleset=ruleset)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 

@@ -1,6 +1,7 @@
 """The demo campaign that ``make run`` loads: a GM, two players and one campaign.
 
-Idempotent: running it again keeps what exists (and resets the demo passwords)."""
+Idempotent: running it again keeps what exists (and resets the demo passwords). Its characters
+and rolls are the characters app's (``characters.demo.load_demo`` loads everything)."""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -17,7 +18,8 @@ DEMO_CAMPAIGN = "Shadows over Tatooine"
 
 
 @transaction.atomic
-def load_demo() -> Campaign:
+def load_demo_campaign() -> tuple[Campaign, dict]:
+    """The demo campaign and its users by username."""
     User = get_user_model()
     users = {}
     for username, _ in DEMO_USERS:
@@ -41,8 +43,4 @@ def load_demo() -> Campaign:
         )
     if created:
         Invitation.objects.create(campaign=campaign, created_by=users["gm"])
-    from characters.demo import load_demo_characters, load_demo_rolls
-
-    load_demo_characters(campaign, users)
-    load_demo_rolls(campaign, users)
-    return campaign
+    return campaign, users

@@ -1,4 +1,7 @@
-"""Campaigns, who belongs to them and in which role, and the links that invite players."""
+"""Campaigns, who belongs to them and in which role, and the links that invite players.
+
+This app imports no other app of the project (import-linter checks it in ``make lint``): what
+belongs to a character, its rolls and the dice log included, lives in ``characters``."""
 
 import secrets
 from datetime import timedelta
@@ -149,40 +152,3 @@ class Invitation(models.Model):
         if self.is_expired:
             return "expired"
         return "active"
-
-
-class DiceRoll(models.Model):
-    """A roll made on the server, stored with every die so it can be shown and audited."""
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
-    character = models.ForeignKey(
-        "characters.Character",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="rolls",
-    )
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    label = models.CharField(max_length=120, help_text="What was rolled: 'Blaster', 'Strength'.")
-    code = models.CharField(max_length=20, help_text="The code on the sheet, e.g. 5D+1.")
-    pool = models.CharField(max_length=20, help_text="The pool actually rolled after penalties.")
-    dice = models.JSONField(help_text="rules.Roll.to_json(): every die, Wild Die, CP dice.")
-    total = models.IntegerField()
-    difficulty = models.PositiveIntegerField(null=True, blank=True)
-    cp_spent = models.PositiveSmallIntegerField(default=0)
-    force_point = models.BooleanField(default=False)
-    hidden = models.BooleanField(default=False, help_text="Seen by the GMs only.")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["campaign", "-created_at"], name="roll_campaign_recent")]
-
-    def __str__(self) -> str:
-        return f"{self.label} {self.code}: {self.total}"
-
-    @property
-    def succeeded(self) -> bool | None:
-        return None if self.difficulty is None else self.total >= self.difficulty

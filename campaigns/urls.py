@@ -27,6 +27,5 @@ urlpatterns = [
         views.removal_allow,
         name="removal_allow",
     ),
-    path("<id:campaign_id>/rolls/", views.dice_log, name="dice_log"),
     path("join/<str:token>/", views.join, name="join"),
 ]

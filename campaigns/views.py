@@ -1,5 +1,5 @@
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -7,20 +7,15 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
-from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
-from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
 from campaigns.forms import CampaignForm, InvitationForm, RoleForm, RuleOptionsForm, SignupForm
-from campaigns.models import DiceRoll, Invitation, Membership, Removal
-from characters.access import visible_characters
-from characters.models import Character
+from campaigns.models import Invitation, Membership, Removal
 from rules import RuleSet
 from rules.ruleset import PRESET_LABELS
 
@@ -76,7 +71,6 @@ def campaign_detail(request, campaign_id):
         "membership": membership,
         "members": members,
         **_rules_in_words(campaign.ruleset),
-        "characters": visible_characters(membership).select_related("owner"),
     }
     if membership.is_gm:
         context["invitations"] = campaign.invitations.all()[:20]
@@ -289,95 +283,3 @@ def _refuse_removed(request, campaign):
         {"reason": "removed", "campaign": campaign},
         status=403,
     )
-
-
-ROLLS_PER_PAGE = 20
-STRIP_ROLLS = 5
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _visible_rolls(membership):
-    """The rolls this member may see: GMs all of them, players those not hidden."""
-    rolls = DiceRoll.objects.filter(campaign=membership.campaign)
-    if not membership.is_gm:
-        rolls = rolls.filter(hidden=False)
-    return rolls
-
-
-def _conceal_secret_npcs(rolls, membership) -> list:
-    """Players never learn a secret NPC's name, nor what it rolled for: such a roll (one the GM
-    chose not to hide, or one made before the NPC became secret) shows as the GM's, with its
-    dice and total only. Decided on the NPC's secrecy now, not when it rolled."""
-    rolls = list(rolls)
-    for r in rolls:
-        npc = r.character
-        r.concealed = not membership.is_gm and npc is not None and npc.is_npc and npc.secret
-    return rolls
-
-
-def _cursor(roll) -> int:
-    """A roll's place in the log as microseconds since 1970: it orders the log without
-    revealing how many rolls (hidden ones included) came before, which a database id would."""
-    return (roll.created_at - _EPOCH) // timedelta(microseconds=1)
-
-
-def _log_etag(membership, newest, variant: str) -> str:
-    """An opaque validator of what this member's view of the log shows: the newest visible
-    roll and (for players) which NPCs are secret, keyed with the secret key so it reveals
-    neither ids nor counts."""
-    secret_npcs = []
-    if not membership.is_gm:
-        secret_npcs = list(
-            Character.objects.filter(
-                campaign_id=membership.campaign_id, kind=Character.Kind.NPC, secret=True
-            ).values_list("pk", flat=True)
-        )
-    key = f"{membership.campaign_id}|{newest}|{membership.is_gm}|{variant}|{sorted(secret_npcs)}"
-    return f'W/"{salted_hmac("dice-log", key, algorithm="sha256").hexdigest()[:20]}"'
-
-
-@login_required
-def dice_log(request, campaign_id):
-    """Every roll of the campaign, newest first, a page at a time. The first page (and the
-    sheet's recent-rolls strip, ``?view=strip``) polls itself every 2 s with an ETag, so an
-    unchanged log costs a 304. ``?before=<cursor>`` pages back."""
-    membership = membership_or_404(request.user, campaign_id)
-    rolls = _visible_rolls(membership).order_by("-created_at", "-pk")
-    partial = bool(request.htmx) and not request.htmx.history_restore_request
-    strip = partial and request.GET.get("view") == "strip"
-    before = request.GET.get("before", "")
-    before = int(before) if before.isdigit() and len(before) <= 18 else None
-    if before is None:
-        newest = rolls.values_list("pk", flat=True).first() or 0
-        # The page and its polled fragments share a URL: their ETags must differ, and caches
-        # must key on HX-Request, or a browser revalidating a fragment gets the whole page.
-        etag = _log_etag(membership, newest, "strip" if strip else "list" if partial else "page")
-        if partial and request.headers.get("If-None-Match") == etag:
-            response = HttpResponseNotModified()
-            response["ETag"] = etag
-            patch_vary_headers(response, ["HX-Request"])
-            return response
-    page = rolls.select_related("character", "actor")
-    if before is not None:
-        page = page.filter(created_at__lt=_EPOCH + timedelta(microseconds=before))
-    size = STRIP_ROLLS if strip else ROLLS_PER_PAGE
-    page = _conceal_secret_npcs(page[: size + 1], membership)
-    context = {
-        "campaign": membership.campaign,
-        "membership": membership,
-        "rolls": page[:size],
-        "older": _cursor(page[size - 1]) if len(page) > size else None,
-        "paged": before is not None,
-    }
-    if strip:
-        template = "campaigns/dice_log.html#roll-strip"
-    elif partial:
-        template = "campaigns/dice_log.html#roll-list"
-    else:
-        template = "campaigns/dice_log.html"
-    response = render(request, template, context)
-    if before is None:
-        response["ETag"] = etag
-        response["Cache-Control"] = "no-cache, private"
-    patch_vary_headers(response, ["HX-Request"])
-    return response

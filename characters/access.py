@@ -6,12 +6,13 @@
   co-GMs) edit and roll for every character.
 """
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import F
+from django.db import connection
 from django.http import Http404
 
 from campaigns.access import membership_or_404
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from characters.models import Character
 
 #: Fields of the sheet a player may change on their own character; the rest are the GM's.
@@ -34,24 +35,54 @@ def visible_characters(membership: Membership):
     return characters
 
 
+def _character_sql() -> str:
+    user = get_user_model()
+    return (
+        f"SELECT c.*, m.{_col(Membership, 'id')} AS viewer_membership_id,"
+        f" m.{_col(Membership, 'role')} AS viewer_role,"
+        f" p.{_col(Campaign, 'name')} AS campaign_name,"
+        f" p.{_col(Campaign, 'rule_options')} AS campaign_rule_options,"
+        f" p.{_col(Campaign, 'created_by')} AS campaign_created_by_id,"
+        f" u.{_col(user, 'username')} AS owner_name"
+        f" FROM {Character._meta.db_table} c"
+        f" JOIN {Campaign._meta.db_table} p ON p.id = c.{_col(Character, 'campaign')}"
+        f" JOIN {Membership._meta.db_table} m ON m.{_col(Membership, 'campaign')} = p.id"
+        f" AND m.{_col(Membership, 'user')} = %s"
+        f" LEFT JOIN {user._meta.db_table} u ON u.id = c.{_col(Character, 'owner')}"
+        f" WHERE c.id = %s AND c.{_col(Character, 'campaign')} = %s"
+    )
+
+
+def _col(model, name: str) -> str:
+    return model._meta.get_field(name).column
+
+
+_CHARACTER_SQL = _character_sql()
+"""The sheet's first query, written out: the character, the campaign fields a sheet uses, the
+owner's name and the viewer's membership in one row. It runs on every sheet, roll and edit
+request, and as a queryset its compilation cost more than the query (bench/sheet.py)."""
+_json_field = Campaign._meta.get_field("rule_options")
+
+
 def character_or_404(
     user, campaign_id: int, character_id: int, *, control: bool = False
 ) -> tuple[Membership, Character]:
     """The membership and the character. ``control``: the user must own the character or be a
     GM (to edit it or roll for it), else 403."""
-    # One query for the character, its campaign and owner, and the user's membership.
-    character = (
-        Character.objects.select_related("campaign", "owner")
-        .filter(pk=character_id, campaign_id=campaign_id, campaign__memberships__user=user)
-        .annotate(
-            viewer_membership_id=F("campaign__memberships__pk"),
-            viewer_role=F("campaign__memberships__role"),
-        )[:1]
+    character = next(
+        iter(Character.objects.raw(_CHARACTER_SQL, [user.pk, character_id, campaign_id])), None
     )
-    character = next(iter(character), None)
     if character is None:
         membership_or_404(user, campaign_id)  # 404 "No such campaign" for outsiders
         raise Http404("No such character")
+    character.campaign = Campaign(
+        pk=campaign_id,
+        name=character.campaign_name,
+        rule_options=_json_field.from_db_value(character.campaign_rule_options, None, connection),
+        created_by_id=character.campaign_created_by_id,
+    )
+    if character.owner_id is not None:
+        character.owner = get_user_model()(pk=character.owner_id, username=character.owner_name)
     membership = Membership(
         pk=character.viewer_membership_id,
         campaign=character.campaign,

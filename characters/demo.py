@@ -1,8 +1,10 @@
 """Demo characters for the demo campaign: three PCs (one Force-sensitive) and NPCs, and a few
-rolls in the dice log so a new user sees what one looks like."""
+rolls in the dice log so a new user sees what one looks like. ``load_demo`` loads the whole demo
+(``manage.py load_demo``, run by ``make run``): the campaign from ``campaigns.demo``, then these."""
 
 from django.db import transaction
 
+from campaigns.demo import load_demo_campaign
 from characters.models import Character, ForcePower, Item, Skill
 from characters.services import change_balance, roll_trait
 from rules import SeededDice
@@ -176,3 +178,13 @@ def load_demo_rolls(campaign, users, *, seed: int = ROLL_SEED) -> None:
         skill = character.skills.get(name=skill_name)
         actor = users[roller] if roller else character.owner
         roll_trait(character, actor, f"skill:{skill.pk}", ruleset=ruleset, rng=rng, **options)
+
+
+@transaction.atomic
+def load_demo():
+    """The demo campaign, its characters and its rolls. Idempotent: a second run adds nothing
+    (and resets the demo passwords). Returns the campaign."""
+    campaign, users = load_demo_campaign()
+    load_demo_characters(campaign, users)
+    load_demo_rolls(campaign, users)
+    return campaign

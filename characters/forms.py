@@ -1,12 +1,16 @@
 import io
 import secrets
+from dataclasses import replace
 
 from django import forms
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from characters.access import PLAYER_EDITABLE_FIELDS
-from characters.models import Character, Currency
+from characters.models import Character, Currency, wound_level_label
+from characters.services import MAX_STUNS, with_stun_points, wound_state
+from rules import RuleSet
+from rules.injuries import InjuryError, WoundLevel, parse_wound_level, wound_ladder
 
 PORTRAIT_MAX_BYTES = 5 * 1024 * 1024
 PORTRAIT_MAX_PIXELS = 25_000_000
@@ -122,8 +126,37 @@ def _re_encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
+class WoundLevelField(forms.ChoiceField):
+    """A level on the campaign's wound ladder: offered from ``rules.injuries.wound_ladder``,
+    checked by ``rules.injuries.parse_wound_level`` (whose refusal is the error shown)."""
+
+    def __init__(self, *, ruleset: RuleSet, **kwargs):
+        self.ruleset = ruleset
+        ladder = wound_ladder(ruleset=ruleset)
+        super().__init__(choices=[(lvl.value, wound_level_label(lvl)) for lvl in ladder], **kwargs)
+
+    def validate(self, value):
+        forms.Field.validate(self, value)
+        try:
+            parse_wound_level(value, ruleset=self.ruleset)
+        except InjuryError as exc:
+            raise forms.ValidationError(
+                f"{exc}. Choose a level on this campaign's wound ladder.", code="invalid_choice"
+            ) from None
+
+
 class CharacterForm(forms.ModelForm):
-    """The sheet's editable fields; players get only PLAYER_EDITABLE_FIELDS."""
+    """The sheet's editable fields; players get only PLAYER_EDITABLE_FIELDS. The GM sets the
+    wound level from the campaign's ladder and the stun points he carries (0 clears them);
+    both are stored as the engine's wound state (``Character.set_wound_state``)."""
+
+    stuns = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_STUNS,
+        label="Stuns",
+        help_text="Stun points he carries now; 0 clears them. Each takes 1D off every roll "
+        "this round and the next.",
+    )
 
     class Meta:
         model = Character
@@ -160,12 +193,29 @@ class CharacterForm(forms.ModelForm):
 
     def __init__(self, *args, gm: bool, **kwargs):
         super().__init__(*args, **kwargs)
+        self.ruleset = self.instance.campaign.ruleset
+        self.before = wound_state(self.instance, ruleset=self.ruleset)
+        self.fields["wound_level"] = WoundLevelField(
+            ruleset=self.ruleset,
+            label="Wound level",
+            help_text="The levels of this campaign's wound ladder.",
+        )
+        self.initial["wound_level"] = self.before.level.value
+        self.initial["stuns"] = sum(stun.points for stun in self.before.stuns)
         if not gm:
             for name in list(self.fields):
                 if name not in PLAYER_EDITABLE_FIELDS:
                     del self.fields[name]
         elif not self.instance.is_npc:
             self.fields.pop("secret", None)
+
+    def _post_clean(self):
+        super()._post_clean()
+        if "wound_level" not in self.fields or self.errors:
+            return
+        state = replace(self.before, level=WoundLevel(self.cleaned_data["wound_level"]))
+        stuns = self.cleaned_data["stuns"]
+        self.instance.set_wound_state(with_stun_points(state, stuns, ruleset=self.ruleset))
 
 
 class AwardForm(forms.Form):

@@ -15,9 +15,11 @@ from rules.creation import (
     PROPOSED_MAXIMUM_CEILING,
     PROPOSED_MINIMUM_FLOOR,
     STARTING_CREDITS,
+    attribute_budget,
     proposed_maximum_problem,
     proposed_minimum_problem,
     proposed_move_problem,
+    skill_budget,
 )
 from rules.force import FORCE_SKILLS, force_powers
 
@@ -69,7 +71,7 @@ def set_live(widget, url: str) -> None:
 class StartForm(forms.Form):
     KIND_CHOICES = [("pc", "Player character"), ("npc", "Non-player character (GM)")]
     BUDGET_CHOICES = [
-        ("12d", "12D of attributes, 7D of skills (checked)"),
+        ("12d", "The NPC budgets of attributes and skills (checked)"),
         ("free", "Free-form: no budgets checked"),
     ]
 
@@ -89,6 +91,15 @@ class StartForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.is_gm = membership.is_gm
         if self.is_gm:
+            ruleset = membership.campaign.ruleset
+            self.fields["npc_budget"].choices = [
+                (
+                    "12d",
+                    f"{attribute_budget(ruleset=ruleset, npc=True)} of attributes, "
+                    f"{skill_budget(ruleset=ruleset)} of skills (checked)",
+                ),
+                self.BUDGET_CHOICES[1],
+            ]
             members = membership.campaign.memberships.select_related("user")
             self.fields["owner"].choices = [(m.user_id, m.user.username) for m in members]
             self.fields["owner"].initial = membership.user_id
@@ -283,7 +294,7 @@ class AttributesForm(LiveForm):
         for a in ATTRIBUTES:
             self.fields[a] = DieCodeFormField(label=ATTRIBUTE_LABELS[a])
             if limits is not None:
-                lo, hi = limits.range_of(ATTRIBUTE_LABELS[a])
+                lo, hi = limits.range_of(a)
                 self.fields[a].help_text = f"{limits.name}: {lo} to {hi}"
             elif species:
                 self.fields[a].help_text = f"{species}: limits not entered yet (Species step)"

@@ -2,6 +2,7 @@
 ledger that explains every Character Point, Force Point, Dark Side Point and credit."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models.signals import post_delete, post_init, post_save
 from django.dispatch import receiver
@@ -9,19 +10,43 @@ from django.urls import reverse
 
 from characters.fields import DieCodeField
 from rules import DieCode
+from rules.injuries import InjuryError, WoundLevel, WoundState
+from rules.traits import ATTRIBUTE_LABELS, ATTRIBUTES
 
-ATTRIBUTES = ("dexterity", "knowledge", "mechanical", "perception", "strength", "technical")
-ATTRIBUTE_LABELS = {a: a.capitalize() for a in ATTRIBUTES}
+
+def wound_level_label(level: WoundLevel | str) -> str:
+    """A wound level in the sheet's words: ``Healthy``, ``Wounded twice``."""
+    level = WoundLevel(level)
+    return "Healthy" if level is WoundLevel.none else level.label
 
 
-class WoundLevel(models.TextChoices):
-    NONE = "none", "Healthy"
-    STUNNED = "stunned", "Stunned"
-    WOUNDED = "wounded", "Wounded"
-    WOUNDED_TWICE = "wounded_twice", "Wounded twice"
-    INCAPACITATED = "incapacitated", "Incapacitated"
-    MORTALLY_WOUNDED = "mortally_wounded", "Mortally wounded"
-    KILLED = "killed", "Killed"
+WOUND_LEVELS = [
+    (level.value, wound_level_label(level)) for level in WoundLevel if level.on_wound_track
+]
+"""Every level a character can be at on any ladder (the engine's values; ``stunned`` is not one:
+stuns are kept in ``stun_state``). Which of them a campaign uses is its ruleset's
+:func:`rules.injuries.wound_ladder`: the Rules Companion has no wounded twice."""
+
+
+def no_stuns() -> dict:
+    """The stored stun state of a character who has taken no stuns."""
+    return _stun_part(WoundState())
+
+
+def _stun_part(state: WoundState) -> dict:
+    data = state.to_json()
+    del data["level"]
+    return data
+
+
+def validate_stun_state(value) -> None:
+    """What ``rules.injuries.WoundState.from_json`` accepts, less the level."""
+    if not isinstance(value, dict) or "level" in value:
+        raise ValidationError("the stun state is an object of stuns, without a wound level")
+    try:
+        WoundState.from_json({"level": WoundLevel.none.value, **value})
+    except InjuryError as exc:
+        raise ValidationError(str(exc)) from None
 
 
 class Currency(models.TextChoices):
@@ -71,10 +96,19 @@ class Character(models.Model):
     dark_side_points = models.PositiveIntegerField(default=0)
     credits = models.PositiveIntegerField(default=0)
 
+    # Injuries: the engine's rules.injuries.WoundState, split in two (Character.wound_state).
     wound_level = models.CharField(
-        max_length=20, choices=WoundLevel.choices, default=WoundLevel.NONE
+        max_length=20,
+        choices=WOUND_LEVELS,
+        default=WoundLevel.none.value,
+        help_text="A level on the campaign's wound ladder (rules.injuries.wound_ladder).",
     )
-    stuns = models.PositiveSmallIntegerField(default=0)
+    stun_state = models.JSONField(
+        default=no_stuns,
+        validators=[validate_stun_state],
+        help_text="The stuns taken, each with its round: rules.injuries.WoundState.to_json() "
+        "without the level.",
+    )
 
     background = models.TextField(blank=True)
     personality = models.TextField(blank=True)
@@ -90,6 +124,10 @@ class Character(models.Model):
             models.CheckConstraint(
                 condition=models.Q(kind="npc") | models.Q(owner__isnull=False),
                 name="pc_has_an_owner",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(wound_level__in=[value for value, _ in WOUND_LEVELS]),
+                name="wound_level_on_the_wound_track",
             ),
         ]
 
@@ -108,6 +146,22 @@ class Character(models.Model):
 
     def balance(self, currency: str) -> int:
         return getattr(self, BALANCE_FIELDS[currency])
+
+    @property
+    def wound_state(self) -> WoundState:
+        """The stored level and stuns as the engine's value. The level is checked against the
+        campaign's ladder where it is used (``characters.services.wound_state``)."""
+        return WoundState.from_json({"level": self.wound_level, **self.stun_state})
+
+    def set_wound_state(self, state: WoundState) -> None:
+        """Store the engine's wound state (the caller saves)."""
+        self.wound_level = state.level.value
+        self.stun_state = _stun_part(state)
+
+    @property
+    def stun_points(self) -> int:
+        """Stun points on record (an [RC] "2 Stun" counts 2)."""
+        return sum(stun.points for stun in self.wound_state.stuns)
 
 
 BALANCE_FIELDS = {
@@ -198,7 +252,7 @@ class LedgerEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     roll = models.ForeignKey(
-        "campaigns.DiceRoll", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "DiceRoll", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -209,6 +263,41 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.delta:+d} {self.currency} ({self.reason})"
+
+
+class DiceRoll(models.Model):
+    """A roll made on the server, stored with every die so it can be shown and audited."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="rolls"
+    )
+    character = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.SET_NULL, related_name="rolls"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    label = models.CharField(max_length=120, help_text="What was rolled: 'Blaster', 'Strength'.")
+    code = models.CharField(max_length=20, help_text="The code on the sheet, e.g. 5D+1.")
+    pool = models.CharField(max_length=20, help_text="The pool actually rolled after penalties.")
+    dice = models.JSONField(help_text="rules.Roll.to_json(): every die, Wild Die, CP dice.")
+    total = models.IntegerField()
+    difficulty = models.PositiveIntegerField(null=True, blank=True)
+    cp_spent = models.PositiveSmallIntegerField(default=0)
+    force_point = models.BooleanField(default=False)
+    hidden = models.BooleanField(default=False, help_text="Seen by the GMs only.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["campaign", "-created_at"], name="roll_campaign_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.label} {self.code}: {self.total}"
+
+    @property
+    def succeeded(self) -> bool | None:
+        return None if self.difficulty is None else self.total >= self.difficulty
 
 
 class CreationDraft(models.Model):

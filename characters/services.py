@@ -4,19 +4,21 @@ its Character Points and Force Point together (:func:`roll_trait`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.db.models import F
 
-from campaigns.models import DiceRoll
+from characters import live
 from characters.models import (
     ATTRIBUTES,
     BALANCE_FIELDS,
     Character,
     Currency,
+    DiceRoll,
     LedgerEntry,
     Skill,
+    wound_level_label,
 )
 from rules import DieCode, RuleSet
 from rules import roll as roll_dice
@@ -26,7 +28,23 @@ from rules.advancement import (
     max_cp_per_roll,
     skills_after_attribute_raise,
 )
+from rules.combat import reaction_roll_kind
 from rules.dice import DiceSource, SystemDice, rollable_pool
+from rules.injuries import (
+    STUN_AFFECTS_ROUNDS,
+    StunState,
+    WoundEffects,
+    WoundLevel,
+    WoundState,
+    apply_wound,
+    cannot_act_reason,
+    injury_penalty_dice,
+    stun_state,
+    take_result,
+    wound_effects,
+    wound_ladder,
+)
+from rules.time import ROUNDS_PER_MINUTE
 
 MAX_DELTA = 1_000_000_000
 
@@ -69,7 +87,10 @@ def change_balance(
                 raise LedgerError("no such character")
             held = Character.objects.values_list(field, flat=True).get(pk=character_id)
             raise LedgerError(f"not enough {label}: {-delta} needed, {held} held")
-        balance = Character.objects.values_list(field, flat=True).get(pk=character_id)
+        balance, campaign_id, kind, secret = Character.objects.values_list(
+            field, "campaign_id", "kind", "secret"
+        ).get(pk=character_id)
+        live.bump(campaign_id, public=not (kind == Character.Kind.NPC and secret))
         entry = LedgerEntry.objects.create(
             character_id=character_id,
             currency=currency,
@@ -85,19 +106,182 @@ def change_balance(
 
 
 # ---------------------------------------------------------------------------------------------
+# Wounds and stuns: the engine's WoundState, read on the campaign's ladder
+# ---------------------------------------------------------------------------------------------
+MAX_STUNS = 20
+"""Stun points the GM can mark on a sheet at once (far past any knock-out)."""
+
+
+def fit_wound_level(level: WoundLevel | str, *, ruleset: RuleSet) -> WoundLevel:
+    """A stored wound level on this campaign's ladder. Only "wounded twice" can be off it (a
+    Rules Companion campaign, or one whose rules changed since): it is two wounds, and the
+    engine says what two wounds are on this ladder (the [RC]: incapacitated,
+    injuries-and-healing.md §2.3)."""
+    level = WoundLevel(level)
+    if level in wound_ladder(ruleset=ruleset):
+        return level
+    once = apply_wound(WoundLevel.none, WoundLevel.wounded, ruleset=ruleset)
+    return apply_wound(once, WoundLevel.wounded, ruleset=ruleset)
+
+
+def wound_state(character: Character, *, ruleset: RuleSet) -> WoundState:
+    """The character's level and stuns as the engine's :class:`WoundState`, on the ladder of
+    ``ruleset`` (:func:`fit_wound_level`)."""
+    state = character.wound_state
+    level = fit_wound_level(state.level, ruleset=ruleset)
+    return state if level is state.level else replace(state, level=level)
+
+
+def sheet_round(state: WoundState) -> int:
+    """The round a sheet asks the rules about. A sheet keeps no clock of its own (an encounter
+    counts its rounds): its "now" is the round of the latest stun taken, 0 without, so stuns
+    the GM marks stay in force, as the engine rules for the moment they were taken, until the
+    GM clears them."""
+    return max((stun.round for stun in state.stuns), default=0)
+
+
+def with_stun_points(state: WoundState, points: int, *, ruleset: RuleSet) -> WoundState:
+    """``state`` with ``points`` stun points on record, as the GM counts them on the sheet:
+    the same count keeps the stuns as they are; 0 clears them; another count is that many
+    stuns taken now (:func:`rules.injuries.take_result`, which ignores a stun on a character
+    who is already out)."""
+    if points == sum(stun.points for stun in state.stuns):
+        return state
+    now = sheet_round(state)
+    state = replace(state, stuns=())
+    for _ in range(points):
+        state = take_result(state, WoundLevel.stunned, now_round=now, ruleset=ruleset)
+    return state
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What a character's wounds and stuns do now, every answer from the engine
+    (:mod:`rules.injuries`) with the campaign's ruleset."""
+
+    state: WoundState
+    ladder: tuple[WoundLevel, ...]
+    effects: WoundEffects
+    stuns: StunState
+    penalty_dice: int
+    """Dice off every skill and attribute roll: the wound's and the stuns' together."""
+    cannot_act: str | None
+    """Why he cannot act (``incapacitated``, ``knocked out by stuns``), None if he can."""
+    rc_stuns: bool
+    """[RC] stun handling: stun points, immobile at Dexterity dice, out at stamina dice."""
+    knockout_at: int
+    """Stun points (2E: stuns affecting him) that knock him out: his Strength dice, or in the
+    [RC] his stamina dice."""
+    immobile_at: int | None
+    """[RC]: stun points in one round that leave him immobile (his Dexterity dice)."""
+    stamina: bool = False
+    """He has a stamina skill."""
+
+    @property
+    def level(self) -> WoundLevel:
+        return self.state.level
+
+    @property
+    def label(self) -> str:
+        return wound_level_label(self.state.level)
+
+    @property
+    def ladder_labels(self) -> list[tuple[str, bool]]:
+        """The campaign's wound ladder in words, each with whether he is at that level."""
+        return [(wound_level_label(level), level is self.level) for level in self.ladder]
+
+    @property
+    def cannot_act_words(self) -> str:
+        """``cannot act``, with the reason when the level alone does not say it."""
+        if self.cannot_act in (None, self.label.lower()):
+            return "cannot act"
+        return f"{self.cannot_act}: cannot act"
+
+    @property
+    def stun_points(self) -> int:
+        return sum(stun.points for stun in self.state.stuns)
+
+    @property
+    def effect_words(self) -> list[str]:
+        """What the wound did the moment it was taken, in the game's words."""
+        e, words = self.effects, []
+        if e.level is WoundLevel.killed:
+            return words
+        if e.knockback_m:
+            low, high = e.knockback_m
+            words.append(f"knocked back {low} m" if low == high else f"knocked back {low}–{high} m")
+        if e.falls_prone:
+            words.append("falls prone")
+        if e.loses_next_round:
+            words.append("loses the rest of the round and the next")
+        elif e.loses_rest_of_round and e.can_act:
+            words.append("loses the rest of the round")
+        if e.unconscious_for:
+            words.append(f"unconscious for {e.unconscious_for}")
+        elif not e.conscious:
+            words.append("unconscious")
+        if e.death_rolls:
+            words.append("a death roll at the end of each round until stabilised")
+        return words
+
+    @property
+    def knockout_by(self) -> str:
+        """Which dice count for the stun knock-out: ``Strength`` or, in the [RC] when he has
+        the skill, ``stamina``."""
+        return "stamina" if self.rc_stuns and self.stamina else "Strength"
+
+    @property
+    def stun_affects_minutes(self) -> int:
+        """2E: how long a stun keeps "affecting" him (30 minutes)."""
+        return STUN_AFFECTS_ROUNDS // ROUNDS_PER_MINUTE
+
+
+def condition(
+    character: Character, *, ruleset: RuleSet, stamina: DieCode | None = None
+) -> Condition:
+    """What the sheet and the roll panel show of the character's wounds and stuns.
+    ``stamina``: his stamina skill's code, if he has one (the [RC] stun knock-out counts it)."""
+    state = wound_state(character, ruleset=ruleset)
+    now = sheet_round(state)
+    stuns = stun_state(
+        state.stuns,
+        now,
+        strength=character.strength,
+        dexterity=character.dexterity,
+        stamina=stamina,
+        rested_through=state.rested_through,
+        ruleset=ruleset,
+    )
+    rc = ruleset.stun_knockout == "rc_dex_stamina"
+    out_at = (stamina if rc and stamina is not None else character.strength).dice
+    return Condition(
+        state=state,
+        ladder=wound_ladder(ruleset=ruleset),
+        effects=wound_effects(state.level, ruleset=ruleset),
+        stuns=stuns,
+        penalty_dice=injury_penalty_dice(state, now_round=now, ruleset=ruleset),
+        cannot_act=cannot_act_reason(
+            state, now_round=now, strength=character.strength, stamina=stamina, ruleset=ruleset
+        ),
+        rc_stuns=rc,
+        knockout_at=max(1, out_at),
+        immobile_at=max(1, character.dexterity.dice) if rc else None,
+        stamina=stamina is not None,
+    )
+
+
+def stamina_of(character: Character) -> DieCode | None:
+    """The character's stamina skill code, None without one."""
+    return (
+        Skill.objects.filter(character=character, name__iexact="stamina")
+        .values_list("code", flat=True)
+        .first()
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # Rolling from the sheet
 # ---------------------------------------------------------------------------------------------
-WOUND_PENALTY_DICE = {
-    "none": 0,
-    "stunned": 1,
-    "wounded": 1,
-    "wounded_twice": 2,
-}
-"""Dice taken from skill and attribute rolls by wound level (dice-and-core.md §9.2). From
-incapacitated on, the character cannot act at all."""
-CANNOT_ACT = {"incapacitated", "mortally_wounded", "killed"}
-
-
 @dataclass(frozen=True)
 class Trait:
     """Something on a sheet that can be rolled: an attribute or a skill."""
@@ -107,9 +291,6 @@ class Trait:
     code: DieCode
     roll_kind: str  # for the CP limit: skill, specialization, dodge, ...
     attribute: str
-
-
-REACTION_SKILLS = {"dodge", "melee parry", "brawling parry", "vehicle dodge", "starship dodge"}
 
 
 def trait_for(character: Character, key: str) -> Trait:
@@ -125,16 +306,14 @@ def trait_for(character: Character, key: str) -> Trait:
             raise ValueError("this character has no such skill")
         if skill.kind == Skill.Kind.SPECIALIZATION:
             roll_kind = "specialization"
-        elif skill.name.lower() in REACTION_SKILLS:
-            roll_kind = "dodge" if "dodge" in skill.name.lower() else "parry"
         else:
-            roll_kind = "skill"
+            roll_kind = reaction_roll_kind(skill.name) or "skill"
         return Trait(key, skill.name, skill.code, roll_kind, skill.attribute)
     raise ValueError("choose an attribute or a skill of this character to roll")
 
 
 def cp_limit(trait: Trait, ruleset: RuleSet) -> int | None:
-    return max_cp_per_roll(trait.roll_kind, ruleset)
+    return max_cp_per_roll(trait.roll_kind, ruleset=ruleset)
 
 
 def roll_trait(
@@ -167,13 +346,16 @@ def roll_trait(
         raise ValueError("the note cannot contain NUL characters")
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
-        if locked.wound_level in CANNOT_ACT:
-            raise ValueError(
-                f"{locked.name} is {locked.get_wound_level_display().lower()} and cannot act"
-            )
+        now = condition(locked, ruleset=ruleset, stamina=stamina_of(locked))
+        if now.cannot_act:
+            raise ValueError(f"{locked.name} is {now.cannot_act} and cannot act")
         trait = trait_for(locked, trait_key)
+        if now.stuns.immobile and trait.attribute == "dexterity":
+            raise ValueError(
+                f"{locked.name} is immobile from stuns and cannot take Dexterity actions"
+            )
         try:
-            check_cp_spend(trait.roll_kind, cp, ruleset, force_point_this_round=force_point)
+            check_cp_spend(trait.roll_kind, cp, ruleset=ruleset, force_point_this_round=force_point)
         except AdvancementError as exc:
             raise ValueError(str(exc)) from None
         if cp > locked.character_points:
@@ -182,7 +364,7 @@ def roll_trait(
             )
         if force_point and locked.force_points < 1:
             raise ValueError("no Force Point left to spend")
-        penalty = WOUND_PENALTY_DICE.get(locked.wound_level, 0)
+        penalty = now.penalty_dice
         rollable_pool(
             trait.code,
             actions=actions,
@@ -192,8 +374,8 @@ def roll_trait(
         )
         result = roll_dice(
             trait.code,
-            ruleset,
-            rng or SystemDice(),
+            ruleset=ruleset,
+            rng=rng or SystemDice(),
             actions=actions,
             penalty_dice=penalty,
             modifier=modifier,
@@ -224,6 +406,7 @@ def roll_trait(
             force_point=force_point,
             hidden=(locked.is_npc and locked.secret) if hidden is None else hidden,
         )
+        live.bump(locked.campaign_id, public=not record.hidden)
         if cp:
             change_balance(locked, Currency.CP, -cp, f"Spent on {trait.label} roll", actor, record)
         if force_point:
@@ -261,7 +444,7 @@ def lift_skills_with_attributes(
         codes = {s.name: s.code for s in skills}
         advanced = {s.name for s in skills if s.kind == Skill.Kind.ADVANCED}
         for _ in range(raised):
-            codes = skills_after_attribute_raise(codes, advanced, ruleset)
+            codes = skills_after_attribute_raise(codes, advanced, ruleset=ruleset)
         changed = [s for s in skills if codes[s.name] != s.code]
         moves = [f"{s.name} {s.code} → {codes[s.name]}" for s in changed]
         for s in changed:

@@ -1,10 +1,11 @@
-from django.urls import path
+from django.urls import include, path
 
-from characters import views, wizard
+from characters import live, log, views, wizard
 
 app_name = "characters"
 
-urlpatterns = [
+#: Under /campaigns/<id>/characters/.
+character_patterns = [
     path("", views.character_list, name="list"),
     path("<id:character_id>/", views.sheet, name="sheet"),
     path("<id:character_id>/edit/", views.edit, name="edit"),
@@ -16,4 +17,11 @@ urlpatterns = [
     path("new/", wizard.start, name="wizard_start"),
     path("new/<id:draft_id>/discard/", wizard.discard, name="wizard_discard"),
     path("new/<id:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
+]
+
+#: Mounted at /campaigns/<id>/ by config/urls.py: the characters, and the campaign's dice log.
+urlpatterns = [
+    path("characters/", include(character_patterns)),
+    path("rolls/", log.dice_log, name="dice_log"),
+    path("live/", live.live, name="live"),
 ]

@@ -1,24 +1,27 @@
-from html import escape as html_escape
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
 from characters.access import can_control, character_or_404, visible_characters
 from characters.fields import code_from_pips
 from characters.forms import AwardForm, CharacterForm, RollForm
+from characters.live import (
+    STRIP_ROLLS,
+    conceal_secret_npcs,
+    cursor_of,
+    poller_url,
+    visible_rolls,
+)
 from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES, Character, ForcePower, Item, Skill
 from characters.services import (
-    CANNOT_ACT,
-    WOUND_PENALTY_DICE,
     LedgerError,
     change_balance,
+    condition,
     cp_limit,
     lift_skills_with_attributes,
     roll_trait,
@@ -61,44 +64,36 @@ def _in_sheet_order(skills):
         yield pk, name, attribute, kind if not orphan else "orphan", code, base if orphan else ""
 
 
-def _skill_rows(skills, roller: bool) -> dict[str, SafeString]:
-    """Each attribute's skill list as ready HTML. Built here rather than in a template loop
-    because it is the sheet's hot path (60+ rows; bench/sheet.py measures it). Only the name is
-    user text; kind, id and code are ours. The text comes from the database, so it is always a
-    str: the standard library's ``html.escape`` gives the same output as Django's ``escape``
-    without its lazy-string check per call."""
-    rows: dict[str, list[str]] = {}
+def _skill_rows(skills) -> dict[str, list[dict]]:
+    """Each attribute's skills as rows for the sheet's ``#skill-row`` partial, in sheet order.
+    Plain dicts: the template engine resolves a dict key on its first try."""
+    rows: dict[str, list[dict]] = {}
     for pk, name, attribute, kind, code, base in _in_sheet_order(skills):
-        label = ("(A) " if kind == Skill.Kind.ADVANCED else "") + html_escape(name)
-        if base:  # a specialization whose skill is not on the sheet: say which it is
-            label += f' <span class="base-skill">({html_escape(base)})</span>'
-        if roller:
-            row = (
-                f'<li class="{kind}"><button name="trait" value="skill:{pk}" class="trait">'
-                f'{label} <span class="code">{code}</span></button></li>'
-            )
-        else:
-            row = (
-                f'<li class="{kind}"><span class="trait">{label} '
-                f'<span class="code">{code}</span></span></li>'
-            )
-        rows.setdefault(attribute, []).append(row)
-    return {attribute: mark_safe("".join(html)) for attribute, html in rows.items()}
+        rows.setdefault(attribute, []).append(
+            {
+                "key": f"skill:{pk}",
+                "label": f"(A) {name}" if kind == Skill.Kind.ADVANCED else name,
+                "kind": kind,
+                "code": str(code),
+                "base": base,
+            }
+        )
+    return rows
 
 
-def _sheet_groups(character: Character, rows: dict[str, SafeString]) -> list[dict]:
+def _sheet_groups(character: Character, rows: dict[str, list[dict]]) -> list[dict]:
     groups = [
         {
             "key": attribute,
             "label": ATTRIBUTE_LABELS[attribute],
             "code": character.attribute(attribute),
-            "skills": rows.get(attribute, ""),
+            "skills": rows.get(attribute, ()),
         }
         for attribute in ATTRIBUTES
     ]
     if rows.get("force") or character.force_sensitive:
         groups.append(
-            {"key": "force", "label": "The Force", "code": None, "skills": rows.get("force", "")}
+            {"key": "force", "label": "The Force", "code": None, "skills": rows.get("force", ())}
         )
     return groups
 
@@ -133,69 +128,58 @@ def _sheet_lists(character_id: int) -> list[list[tuple]]:
     return [skills, items, powers]
 
 
-def _item_rows(items) -> SafeString:
-    """The equipment table's rows as ready HTML, for the same reason as :func:`_skill_rows`.
-    Name, ranges, skill and notes are user text; codes and numbers are ours."""
+def _item_rows(items) -> list[dict]:
+    """The equipment table's rows for the sheet's ``#item-row`` partial."""
     rows = []
     for name, quantity, damage, ranges, skill, notes, physical, energy in items:
         if damage is not None:
             protection = str(damage)
-        elif physical is not None or energy is not None:
-            protection = (
-                (f"+{physical} physical" if physical is not None else "")
-                + " "
-                + (f"+{energy} energy" if energy is not None else "")
-            )
         else:
-            protection = ""
+            parts = [f"+{physical} physical" if physical is not None else ""]
+            parts.append(f"+{energy} energy" if energy is not None else "")
+            protection = " ".join(filter(None, parts))
         rows.append(
-            f"\n        <tr><td>{html_escape(name)}{f' ×{quantity}' if quantity > 1 else ''}</td>"
-            f"\n          <td>{protection}</td>"
-            f'\n          <td>{html_escape(ranges)}</td><td class="small">{html_escape(skill)}'
-            f"{' · ' if skill and notes else ''}{html_escape(notes)}</td></tr>\n      "
+            {
+                "name": f"{name} ×{quantity}" if quantity > 1 else name,
+                "protection": protection,
+                "ranges": ranges,
+                "notes": " · ".join(filter(None, (skill, notes))),
+            }
         )
-    return mark_safe("".join(rows))
-
-
-def _power_rows(powers) -> SafeString:
-    return mark_safe(
-        "".join(
-            f"<li><span>{html_escape(name)}</span>"
-            f'<span class="muted small">{html_escape(skills)}</span></li>'
-            for name, skills in powers
-        )
-    )
-
-
-RECENT_ROLLS = 5
+    return rows
 
 
 @login_required
 def sheet(request, campaign_id, character_id):
     membership, character = character_or_404(request.user, campaign_id, character_id)
-    if request.htmx and request.GET.get("part") == "balances":
-        return render(
-            request,
-            "characters/sheet.html#balances",
-            {"campaign": membership.campaign, "character": character},
-        )
     controls = can_control(membership, character)
-    roller = controls and character.wound_level not in CANNOT_ACT
     skills, items, powers = _sheet_lists(character.pk)
+    stamina = next((row[4] for row in skills if row[1].casefold() == "stamina"), None)
+    wounds = condition(character, ruleset=membership.campaign.ruleset, stamina=stamina)
+    roller = controls and not wounds.cannot_act
     context = {
         "campaign": membership.campaign,
         "membership": membership,
         "character": character,
-        "groups": _sheet_groups(character, _skill_rows(skills, roller)),
-        "item_rows": _item_rows(items),
-        "power_rows": _power_rows(powers),
+        "groups": _sheet_groups(character, _skill_rows(skills)),
+        "items": _item_rows(items),
+        "powers": [{"name": name, "skills": skills} for name, skills in powers],
         "can_control": controls,
         "roller": roller,
-        "wound_penalty": WOUND_PENALTY_DICE.get(character.wound_level, 0),
-        "cannot_act": character.wound_level in CANNOT_ACT,
+        "wounds": wounds,
         "roll_url": reverse("characters:roll", args=[campaign_id, character_id]),
+        **_recent_rolls(membership, character),
     }
     return render(request, "characters/sheet.html", context)
+
+
+def _recent_rolls(membership, character) -> dict:
+    """The strip of the campaign's latest rolls, and the live poller that keeps it and the
+    sheet's balances and wounds up to date."""
+    rolls = visible_rolls(membership).select_related("character", "actor")[:STRIP_ROLLS]
+    rolls = conceal_secret_npcs(rolls, membership)
+    held = {"strip": cursor_of(rolls[0]) if rolls else 0, "sheet": character.pk}
+    return {"strip_rolls": rolls, "poller_url": poller_url(membership, **held)}
 
 
 def _roll_context(membership, character, trait, form, **extra):
@@ -208,7 +192,7 @@ def _roll_context(membership, character, trait, form, **extra):
     cp = values.get("cp") or 0
     modifier = values.get("modifier") or 0
     force_point = bool(values.get("force_point"))
-    penalty = WOUND_PENALTY_DICE.get(character.wound_level, 0)
+    penalty = condition(character, ruleset=ruleset).penalty_dice
     try:
         pool = rollable_pool(
             trait.code,
@@ -220,7 +204,7 @@ def _roll_context(membership, character, trait, form, **extra):
     except PoolTooSmallError as exc:
         pool, odds, pool_error = None, [], str(exc)
     else:
-        odds = chances_by_level(pool, ruleset, cp_dice=cp, modifier=modifier)
+        odds = chances_by_level(pool, ruleset=ruleset, cp_dice=cp, modifier=modifier)
         pool_error = ""
     return {
         "campaign": membership.campaign,

@@ -44,8 +44,6 @@ from characters.models import (
 from characters.services import change_balance
 from rules import DieCode, DieCodeError, RuleSet, reference
 from rules.creation import (
-    MAX_ADDED_PER_SKILL,
-    SKILL_DICE,
     CreationReport,
     SkillPick,
     SpeciesLimits,
@@ -53,7 +51,7 @@ from rules.creation import (
     proposed_species_problems,
     starting_credits,
 )
-from rules.force import FORCE_SKILLS, first_die_powers, force_power
+from rules.force import FORCE_SKILLS, force_power
 
 STEPS = ("species", "attributes", "skills", "force", "gear", "background", "review")
 TITLES = {
@@ -66,7 +64,6 @@ TITLES = {
     "review": "Review",
 }
 TEMPLATE = "characters/wizard.html"
-FORCE_PICK_ATTRIBUTE = "Perception"  # any attribute: Force picks are advanced, bought from 0D
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,7 +122,7 @@ def draft_species(data: dict) -> DraftSpecies:
     try:
         entered = SpeciesLimits.of(
             name,
-            {ATTRIBUTE_LABELS[a]: tuple(limits[a]) for a in ATTRIBUTES},
+            {a: tuple(limits[a]) for a in ATTRIBUTES},
             int(saved["move"]),
         )
     except (KeyError, TypeError, ValueError, DieCodeError):
@@ -159,42 +156,31 @@ def assess(
         SkillPick(
             name=row["name"],
             code=row["code"],
-            attribute=ATTRIBUTE_LABELS.get(row.get("attribute") or ""),
+            attribute=row.get("attribute") or None,
             specialization_of=row.get("specialization_of") or None,
             advanced=bool(row.get("advanced")),
         )
         for row in data.get("skills") or []
     ]
-    extra: list[str] = []
-    force_codes = {s: DieCode.parse(force[s]) for s in FORCE_SKILLS if sensitive and force.get(s)}
-    for name, code in force_codes.items():
-        # Force skills are bought from 0D with skill dice, like any skill at creation.
-        picks.append(SkillPick(f"{name} (Force)", code, FORCE_PICK_ATTRIBUTE, advanced=True))
-        if code > MAX_ADDED_PER_SKILL:
-            extra.append(
-                f"{name.capitalize()} {code}: at most {MAX_ADDED_PER_SKILL} may be put in one "
-                "Force skill at creation"
-            )
-    extra += _power_problems(force.get("powers") or [] if sensitive else [], force_codes, ruleset)
-    extra += [] if gm else _player_problems(species, data.get("gear") or {}, ruleset)
+    force_codes = {s: force[s] for s in FORCE_SKILLS if sensitive and force.get(s)}
+    extra = [] if gm else _player_problems(species, data.get("gear") or {}, ruleset)
     background = data.get("background") or {}
     report = check_creation(
-        {ATTRIBUTE_LABELS[a]: c for a, c in attrs.items()},
+        attrs,
         picks,
         species.limits or SpeciesLimits.not_entered(species.name),
-        ruleset,
+        ruleset=ruleset,
         npc=npc,
         force_sensitive=sensitive,
+        force_skills=force_codes,
+        force_powers=force.get("powers") or [] if sensitive else [],
         dark_side_points=background.get("dark_side_points") or 0,
         background_cp=background.get("background_cp") or 0,
     )
-    attr_budget = 12 * 3 if npc else 18 * 3
-    attr_used = sum(c.total_pips for c in attrs.values())
-    skill_used = SKILL_DICE.total_pips - report.skill_dice_left.total_pips
     lines = [
-        f"Attributes: {DieCode.from_pips(attr_used)} of {DieCode.from_pips(attr_budget)} used"
-        f" — {left_text(attr_budget - attr_used)}",
-        f"Skills: {DieCode.from_pips(skill_used)} of {SKILL_DICE} used"
+        f"Attributes: {report.attribute_dice_used} of {report.attribute_dice_budget} used"
+        f" — {left_text(report.attribute_dice_left.total_pips)}",
+        f"Skills: {report.skill_dice_used} of {report.skill_dice_budget} used"
         f" — {left_text(report.skill_dice_left.total_pips)}",
     ]
     if report.specialization_dice_left:
@@ -241,33 +227,12 @@ def _player_problems(species: DraftSpecies, gear: dict, ruleset: RuleSet) -> lis
     problems = []
     if species.proposed and species.limits is not None:
         problems += [f"{p} (Species step)" for p in proposed_species_problems(species.limits)]
-    credits, cap = gear.get("credits") or 0, starting_credits(ruleset)
+    credits, cap = gear.get("credits") or 0, starting_credits(ruleset=ruleset)
     if credits > cap:
         problems.append(
             f"Starting credits {credits:,}: a player's character starts with at most {cap:,}; "
             "the GM can award more through the ledger (Gear step)"
         )
-    return problems
-
-
-def _power_problems(names: list[str], codes: dict[str, DieCode], ruleset: RuleSet) -> list[str]:
-    problems = []
-    for name in names:
-        try:
-            power = force_power(name)
-        except ValueError:
-            problems.append(f"{name} is not a Force power in the list")
-            continue
-        missing = [s for s in power.skills if s not in codes]
-        if missing:
-            problems.append(f"{power.name} needs {' and '.join(missing)}")
-    if ruleset.force_power_learning != "house":
-        allowed = sum(first_die_powers(s, ruleset) for s, c in codes.items() if c.dice >= 1)
-        if len(names) > allowed:
-            problems.append(
-                f"{len(names)} Force powers chosen; the first die in each Force skill gives "
-                f"{allowed} in all"
-            )
     return problems
 
 
@@ -383,7 +348,7 @@ def _form(step: str, draft: CreationDraft, membership: Membership, post, url: st
     if step == "force":
         return ForceForm(post, initial=ForceForm.initial_from(saved or {}), **live)
     if step == "gear":
-        cap = None if gm else starting_credits(membership.campaign.ruleset)
+        cap = None if gm else starting_credits(ruleset=membership.campaign.ruleset)
         return GearForm(post, initial=saved, credit_cap=cap, **live)
     npc = draft.kind == Character.Kind.NPC
     house = membership.campaign.ruleset.creation_rules == "house"

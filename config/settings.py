@@ -100,6 +100,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.views.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Pages and fragments go out compressed (HTML shrinks ~5x). CSRF tokens are masked per
+    # response, which is Django's answer to BREACH; nothing else secret is reflected.
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "config.cache.PrivateCacheMiddleware",
@@ -114,6 +117,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+
+if env.bool("DATAPAD_QUERY_COUNT", default=False):  # bench/live.py: queries per request
+    MIDDLEWARE.insert(0, "config.querycount.QueryCountMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -138,7 +144,12 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
+# Persistent connections wherever PostgreSQL serves (a new connection costs more than a poll);
+# the test suite opens and drops its own databases, so it keeps none.
+_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+DATABASES["default"]["CONN_MAX_AGE"] = env.int(
+    "CONN_MAX_AGE", default=60 if _POSTGRES and DJANGO_ENV != "test" else 0
+)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock rather than failing at once; SQLite is the single-user embedded mode.

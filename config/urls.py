@@ -33,7 +33,8 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("campaigns/", include("campaigns.urls")),
-    path("campaigns/<id:campaign_id>/characters/", include("characters.urls")),
+    # The characters of a campaign (.../characters/) and its dice log (.../rolls/).
+    path("campaigns/<id:campaign_id>/", include("characters.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -1,14 +1,14 @@
-"""Difficulty levels and numbers, and the core rules built on them (dice-and-core.md §3–§6).
+"""Difficulty levels and numbers, and the core rules built on them (dice-and-core.md §3).
 
 * the Rule of Thumb: a roll equal to or higher than the difficulty number succeeds;
 * difficulty levels (Very Easy … Heroic, Heroic+10 …) and their numbers on the campaign's scale
   (2E: Very Easy 1–5 … Heroic 31+; Rules Companion: Very Easy 3–5 … Very Difficult 21–30);
 * moving a difficulty by levels, the Rules Upgrade lifting table, random difficulties;
 * modifiers: the [WIKI] advantage guidelines and numbers or dice added to a difficulty;
-* opposed rolls, the Rules Companion's optional uncertainty dice, preparing and rushing.
+* what each level means (the [WIKI]/[UPG] descriptions and the [RC] Difficulty Number Chart).
 
-Dice rolled here are GM-side rolls (difficulties, uncertainty): they never use a Wild Die
-(dice-and-core.md A6). Every random function takes a source with a ``d6()`` method.
+Opposed rolls, uncertainty dice, preparing and rushing are in :mod:`rules.tasks`. Dice rolled
+here are GM-side rolls: they never use a Wild Die (dice-and-core.md A6).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import timedelta
-from enum import StrEnum
 from typing import Literal
 
-from rules.dice import DiceSource, DieCode, SystemDice
+from rules.dice import DiceSource, DieCode
 from rules.errors import RulesError
 from rules.ruleset import RuleSet
+from rules.time import ROUND
 
 __all__ = [
     "DIFFICULT",
@@ -35,11 +35,7 @@ __all__ = [
     "DifficultyError",
     "DifficultyLevel",
     "ModifiedDifficulty",
-    "OpposedResult",
     "RandomDifficulty",
-    "Tie",
-    "TimedCode",
-    "UncertaintyResult",
     "add_to_difficulty",
     "advantage_for",
     "chart_range",
@@ -52,21 +48,13 @@ __all__ = [
     "margin",
     "modifier_range",
     "number_range",
-    "opposed",
     "parse_level",
-    "prepare",
-    "preparing_guideline",
     "random_dice",
     "random_difficulty",
-    "resolve_uncertainty",
-    "rush",
     "shift",
+    "standard_levels",
     "succeeds",
-    "uncertainty_pool",
 ]
-
-ROUND = timedelta(seconds=5)
-"""A combat round lasts about five seconds of game time [WIKI]."""
 
 RULE_OF_THUMB = (
     "Pick a difficulty number. If the character's skill roll is equal or higher, he succeeds."
@@ -118,6 +106,46 @@ class DifficultyLevel:
     def parse(cls, text: str | DifficultyLevel) -> DifficultyLevel:
         """Parse a level name: ``Very Easy``, ``very-easy``, ``VD``, ``Heroic+10``, ``H +20``."""
         return parse_level(text)
+
+    @classmethod
+    def from_number(cls, number: int, *, ruleset: RuleSet) -> DifficultyLevel:
+        """The level a difficulty number falls in on the campaign's scale (:func:`level_for`)."""
+        return level_for(number, ruleset=ruleset)
+
+    @classmethod
+    def coerce(cls, value: DifficultyLevel | str | int, *, ruleset: RuleSet) -> DifficultyLevel:
+        """A level from what a caller holds: a level, its name (``"Moderate"``) or a difficulty
+        number (15 → Moderate on the campaign's scale)."""
+        if isinstance(value, DifficultyLevel):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return level_for(value, ruleset=ruleset)
+        if isinstance(value, str):
+            return parse_level(value)
+        raise DifficultyError(f"a difficulty is a level, its name or a number, not {value!r}")
+
+    def raised_by(self, levels: int) -> DifficultyLevel:
+        """Raise (positive) or lower (negative) by whole levels on the open ladder, never below
+        Very Easy: Heroic raised by 1 is Heroic+10. Use :func:`shift` where the campaign's
+        scale applies (the Rules Companion's stops at Very Difficult)."""
+        if isinstance(levels, bool) or not isinstance(levels, int):
+            raise DifficultyError(f"a difficulty moves by whole levels, not {levels!r}")
+        return DifficultyLevel(max(0, self.ordinal + levels))
+
+    def numbers(self, *, ruleset: RuleSet) -> tuple[int, int]:
+        """The difficulty numbers of this level, lowest and highest (:func:`number_range`)."""
+        return number_range(self, ruleset=ruleset)
+
+    def to_json(self) -> dict[str, str]:
+        """``{"level": "Heroic+10"}``: the display name, which :meth:`from_json` parses back."""
+        return {"level": str(self)}
+
+    @classmethod
+    def from_json(cls, data: object) -> DifficultyLevel:
+        """The level stored by :meth:`to_json`; a :class:`DifficultyError` for anything else."""
+        if not isinstance(data, dict) or set(data) != {"level"}:
+            raise DifficultyError(f'a stored difficulty level is {{"level": name}}, not {data!r}')
+        return parse_level(data["level"])
 
 
 VERY_EASY = DifficultyLevel(0)
@@ -193,7 +221,7 @@ def _check_on_scale(level: DifficultyLevel, ruleset: RuleSet) -> None:
         )
 
 
-def number_range(level: DifficultyLevel | str, ruleset: RuleSet = RuleSet()) -> tuple[int, int]:
+def number_range(level: DifficultyLevel | str, *, ruleset: RuleSet) -> tuple[int, int]:
     """The difficulty numbers of a level, lowest and highest.
 
     2E [WIKI]/[UPG]: Very Easy 1–5 … Very Difficult 21–30, Heroic 31–40 (the [WIKI] prints
@@ -209,7 +237,7 @@ def number_range(level: DifficultyLevel | str, ruleset: RuleSet = RuleSet()) -> 
     return (31 + n, 40 + n)
 
 
-def level_for(number: int, ruleset: RuleSet = RuleSet()) -> DifficultyLevel:
+def level_for(number: int, *, ruleset: RuleSet) -> DifficultyLevel:
     """The level a difficulty number falls in: 14 is Moderate, 45 is Heroic+10 (2E).
 
     Numbers below the scale count as Very Easy (A13: clamp at Very Easy). On the [RC] scale,
@@ -223,6 +251,13 @@ def level_for(number: int, ruleset: RuleSet = RuleSet()) -> DifficultyLevel:
     if ruleset.difficulty_scale == "rc":
         return VERY_DIFFICULT
     return DifficultyLevel(_HEROIC + (number - 31) // 10)
+
+
+def standard_levels(*, ruleset: RuleSet) -> tuple[DifficultyLevel, ...]:
+    """The levels of the campaign's scale, easiest first: Very Easy to Heroic (2E), Very Easy
+    to Very Difficult ([RC], which has no Heroic)."""
+    top = _VERY_DIFFICULT if ruleset.difficulty_scale == "rc" else _HEROIC
+    return tuple(DifficultyLevel(ordinal) for ordinal in range(top + 1))
 
 
 def legacy_number(level: DifficultyLevel | str) -> int:
@@ -247,9 +282,7 @@ def margin(total: int, difficulty: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # Moving a difficulty by levels (§3.5) and the lifting table [UPG]
 # ---------------------------------------------------------------------------------------------
-def shift(
-    level: DifficultyLevel | str, levels: int, ruleset: RuleSet = RuleSet()
-) -> DifficultyLevel:
+def shift(level: DifficultyLevel | str, levels: int, *, ruleset: RuleSet) -> DifficultyLevel:
     """Raise (positive) or lower (negative) a difficulty by whole levels (§3.5).
 
     Never below Very Easy (A13). 2E: each level above Heroic adds +10 (Heroic → Heroic+10),
@@ -310,7 +343,7 @@ def lifting_difficulty(kg: float, held: timedelta = ROUND) -> DifficultyLevel:
         raise DifficultyError(f"a weight to lift must be a positive number of kg, not {kg!r}")
     for heaviest, level in LIFTING_TABLE:
         if kg <= heaviest:
-            return shift(level, lifting_time_levels(held))
+            return level.raised_by(lifting_time_levels(held))
     raise DifficultyError(f"{kg} kg is beyond the lifting table (3 metric tons); the GM decides")
 
 
@@ -350,10 +383,10 @@ class RandomDifficulty:
 
 def random_difficulty(
     level: DifficultyLevel | str,
-    rng: DiceSource | None = None,
     *,
+    ruleset: RuleSet,
+    rng: DiceSource,
     dice: int | None = None,
-    ruleset: RuleSet = RuleSet(),
 ) -> RandomDifficulty:
     """Roll a difficulty number for a level [WIKI]: Very Easy 1D, Easy 2D, Moderate 3D or 4D,
     Difficult 5D or 6D, Very Difficult 7D or 8D, Heroic 9D or more.
@@ -373,7 +406,6 @@ def random_difficulty(
             else " or ".join(f"{n}D" for n in range(low, high + 1))
         )
         raise DifficultyError(f"a random {level} difficulty is rolled on {allowed}, not {count}D")
-    rng = rng or SystemDice()
     return RandomDifficulty(level, tuple(rng.d6() for _ in range(count)))
 
 
@@ -422,8 +454,9 @@ class ModifiedDifficulty:
 def add_to_difficulty(
     number: int,
     modifier: DieCode | str | int,
-    rng: DiceSource | None = None,
-    ruleset: RuleSet = RuleSet(),
+    *,
+    ruleset: RuleSet,
+    rng: DiceSource,
 ) -> ModifiedDifficulty:
     """Add a modifier to a difficulty number already chosen (§3.7): ``+10``, ``+2`` or ``+1D``.
 
@@ -441,175 +474,9 @@ def add_to_difficulty(
         dice: tuple[int, ...] = ()
         added = code.total_pips
     else:
-        rng = rng or SystemDice()
         dice = tuple(rng.d6() for _ in range(abs(code.dice)))
         added = sign * sum(dice) + code.pips
     return ModifiedDifficulty(number, code, dice, max(0, number + added))
-
-
-# ---------------------------------------------------------------------------------------------
-# Opposed rolls (§4)
-# ---------------------------------------------------------------------------------------------
-class Tie(StrEnum):
-    """Who wins when opposed rolls are equal."""
-
-    ACTIVE = "active"
-    """The acting side, as with any difficulty (Rule of Thumb): an attack against a dodge, a
-    Force power against a Perception roll, a searcher against a sneak roll [WIKI]."""
-    OPPOSING = "opposing"
-    """The side that is resisted: a tractor beam holds a ship that only equals its roll
-    ([UPG] hull, [RC] sublight: the ship must roll higher)."""
-    REROLL = "reroll"
-    """Nobody: roll again (initiative [WIKI])."""
-
-
-@dataclass(frozen=True, slots=True)
-class OpposedResult:
-    active: int
-    opposing: int
-    winner: Literal["active", "opposing"] | None
-
-    @property
-    def reroll(self) -> bool:
-        """True when the rolls tied and the rule says to roll again."""
-        return self.winner is None
-
-    @property
-    def margin(self) -> int:
-        """The active side's total minus the opposing side's."""
-        return self.active - self.opposing
-
-
-def opposed(active: int, opposing: int, tie: Tie | str = Tie.ACTIVE) -> OpposedResult:
-    """Compare two rolls where one serves as the other's difficulty (§4). Higher wins; a tie
-    goes to the acting side by default (the Rule of Thumb), unless a rule says otherwise."""
-    try:
-        tie = Tie(tie)
-    except ValueError:
-        raise DifficultyError(
-            f"{tie!r} is not a tie rule; use 'active', 'opposing' or 'reroll'"
-        ) from None
-    if active != opposing:
-        return OpposedResult(active, opposing, "active" if active > opposing else "opposing")
-    winner: Literal["active", "opposing"] | None = None if tie is Tie.REROLL else tie.value
-    return OpposedResult(active, opposing, winner)
-
-
-# ---------------------------------------------------------------------------------------------
-# Uncertainty dice (§5) [RC] 000 l.424-478, optional rule
-# ---------------------------------------------------------------------------------------------
-def _check_uncertainty(count: int, ruleset: RuleSet) -> None:
-    if not ruleset.uncertainty_dice:
-        raise DifficultyError("this campaign does not use the optional uncertainty dice rule")
-    if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
-        raise DifficultyError(f"the GM picks 2 to 4 uncertainty dice, not {count!r}")
-
-
-def uncertainty_pool(code: DieCode | str, count: int, ruleset: RuleSet = RuleSet()) -> DieCode:
-    """What the player rolls: the skill plus the uncertainty dice (5D with 3 → 8D) [RC]."""
-    _check_uncertainty(count, ruleset)
-    return DieCode.parse(code).pool_add(DieCode(count))
-
-
-@dataclass(frozen=True, slots=True)
-class UncertaintyResult:
-    """The player's visible total, the GM's hidden dice and the total that counts."""
-
-    player_total: int
-    gm_dice: tuple[int, ...]
-
-    @property
-    def gm_total(self) -> int:
-        return sum(self.gm_dice)
-
-    @property
-    def effective_total(self) -> int:
-        """The player's total less the GM's dice, never below 0. The GM may keep it secret."""
-        return max(0, self.player_total - self.gm_total)
-
-
-def resolve_uncertainty(
-    player_total: int,
-    count: int,
-    rng: DiceSource | None = None,
-    ruleset: RuleSet = RuleSet(),
-) -> UncertaintyResult:
-    """The GM secretly rolls as many dice as the player added and subtracts them [RC]. Only for
-    non-combat skills; no Wild Die on the GM's dice."""
-    _check_uncertainty(count, ruleset)
-    if isinstance(player_total, bool) or not isinstance(player_total, int):
-        raise DifficultyError(f"a roll total is a whole number, not {player_total!r}")
-    rng = rng or SystemDice()
-    return UncertaintyResult(player_total, tuple(rng.d6() for _ in range(count)))
-
-
-# ---------------------------------------------------------------------------------------------
-# Time: preparing and rushing (§6)
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TimedCode:
-    """The die code to roll for a task and how long the task now takes."""
-
-    code: DieCode
-    time: timedelta
-
-
-# [WIKI] 003 l.98: "generally should not be allowed" / "probably won't be able to".
-PREPARING_NOT_ALLOWED = frozenset(
-    {
-        "dodge",
-        "melee parry",
-        "brawling parry",
-        "repulsorlift operation",
-        "space transports",
-        "starfighter piloting",
-    }
-)
-PREPARING_UNLIKELY = frozenset({"survival", "hide", "stamina", "swimming"})
-
-
-def preparing_guideline(skill: str) -> Literal["allowed", "not_allowed", "unlikely"]:
-    """The [WIKI] advice on preparing a skill; the GM has the last word. Dodges, parries and
-    driving or piloting skills generally not; survival, hide, stamina, swimming probably not."""
-    name = re.sub(r"\s+", " ", skill.strip().lower())
-    if name in PREPARING_NOT_ALLOWED:
-        return "not_allowed"
-    if name in PREPARING_UNLIKELY:
-        return "unlikely"
-    return "allowed"
-
-
-def _check_time(task_time: timedelta) -> None:
-    if not isinstance(task_time, timedelta) or task_time <= timedelta(0):
-        raise DifficultyError("a task takes some time; give it as a positive duration")
-
-
-def prepare(
-    code: DieCode | str, task_time: timedelta = ROUND, ruleset: RuleSet = RuleSet()
-) -> TimedCode:
-    """Prepare a task for +1D (§6).
-
-    2E [WIKI] (``preparing == "double_time"``): take twice as long, doing nothing else.
-    [RC] (``"rc_prepare_round"``): spend one combat round preparing, then roll +1D next round;
-    only for skills that normally take one round (no computer programming or repair)."""
-    _check_time(task_time)
-    better = DieCode.parse(code).pool_add(DieCode(1))
-    if ruleset.preparing == "rc_prepare_round":
-        if task_time > ROUND:
-            raise DifficultyError(
-                "under the Rules Companion only actions that take one round can be prepared"
-            )
-        return TimedCode(better, ROUND + task_time)
-    return TimedCode(better, task_time * 2)
-
-
-def rush(code: DieCode | str, task_time: timedelta) -> TimedCode:
-    """Rush a task [WIKI]: half the time, half the skill (6D → 3D; odd codes round down in
-    pips, 5D+1 → 2D+2, A4). Only for actions that take two rounds or longer. Not an [RC] rule."""
-    _check_time(task_time)
-    if task_time < ROUND * 2:
-        raise DifficultyError("actions that take one round cannot be rushed")
-    return TimedCode(DieCode.parse(code).halved(), task_time / 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -666,9 +533,7 @@ _RC_CHART: dict[str, tuple[str | None, ...]] = {
 _2E_DESCRIPTIONS = {"task": _TASK_2E, "combat": _COMBAT_2E, "knowledge": _KNOWLEDGE_2E}
 
 
-def describe(
-    level: DifficultyLevel | str, ruleset: RuleSet = RuleSet(), scale: Scale = "task"
-) -> str:
+def describe(level: DifficultyLevel | str, *, ruleset: RuleSet, scale: Scale = "task") -> str:
     """What a level means, for the campaign's scale.
 
     2E: ``task`` ([WIKI] who succeeds), ``combat`` ([WIKI] example), ``knowledge`` ([UPG]);

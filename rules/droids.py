@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from rules.dice import DieCode
 from rules.errors import RulesError
+from rules.force import FORCE_SKILLS
 from rules.ruleset import RuleSet
+from rules.traits import ATTRIBUTES, attribute_key
 
 __all__ = [
-    "ATTRIBUTES",
     "DROID_SKILL_CAP",
     "NEW_DROID_SKILL_CREDITS",
     "BuildingDice",
@@ -37,17 +39,17 @@ __all__ = [
     "building_dice",
     "building_dice_budget",
     "droid_skill_cost",
+    "droid_starting_force_points",
     "item_building_dice",
     "load_droid_templates",
     "skill_building_dice",
     "skill_from_building_dice",
     "speed_building_dice",
-    "starting_force_points",
     "validate_droid",
 ]
 
-#: The six attributes, in sheet order. Every droid starts with 1D in each [RC].
-ATTRIBUTES = ("dexterity", "knowledge", "mechanical", "perception", "strength", "technical")
+#: Every droid starts with 1D in each of the six attributes (:data:`rules.traits.ATTRIBUTES`)
+#: [RC].
 BASE_ATTRIBUTE = DieCode(1)
 NO_ARMOR = DieCode()
 NPC_BUILDING_DICE = 35  # [RC] "Non-player character Droids receive 35D"
@@ -60,14 +62,22 @@ ITEM_DICE = 1  # [RC] 1D per item or tool, +1D per extra function or unusual fea
 DROID_SKILL_CAP = DieCode(13)
 #: [RC] a new droid skill costs its skill points plus 1,000 credits (chip burns, software).
 NEW_DROID_SKILL_CREDITS = 1000
-#: [RC] Force skills are never allowed on droids.
-FORCE_SKILLS = frozenset({"control", "sense", "alter"})
 #: Items that give a droid some form of vision (macrobinoculars need one) [RC].
 VISION_WORDS = ("photoreceptor", "video sensor", "visual sensor", "optical sensor")
 
 
 class DroidError(RulesError):
     """A droid design or droid improvement the [RC] rules do not allow."""
+
+
+def _attribute(name: str, skill: str | None = None) -> str:
+    try:
+        return attribute_key(name)
+    except RulesError:
+        where = f"{skill}: " if skill else ""
+        raise DroidError(
+            f"{where}{name!r} is not an attribute; choose one of {', '.join(ATTRIBUTES)}"
+        ) from None
 
 
 def _whole_dice(code: DieCode, what: str) -> int:
@@ -122,11 +132,12 @@ class DroidSkill:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", DieCode.parse(self.code))
-        if self.attribute not in ATTRIBUTES:
-            raise DroidError(
-                f"{self.name}: {self.attribute!r} is not an attribute; "
-                f"choose one of {', '.join(ATTRIBUTES)}"
-            )
+        object.__setattr__(self, "attribute", _attribute(self.attribute, self.name))
+
+    @property
+    def die_code(self) -> DieCode:
+        """``code`` as a DieCode (it is parsed on creation)."""
+        return DieCode.parse(self.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +159,8 @@ class DroidDesign:
     items: tuple[DroidItem, ...] = ()
 
     def attribute(self, name: str) -> DieCode:
-        if name not in ATTRIBUTES:
-            raise DroidError(f"{name!r} is not an attribute; choose one of {', '.join(ATTRIBUTES)}")
-        return getattr(self, name)
+        code: DieCode = getattr(self, _attribute(name))
+        return code
 
     @property
     def speed_code(self) -> DieCode:
@@ -202,7 +212,7 @@ def building_dice_budget(player_character: bool) -> int:
     return PC_BUILDING_DICE if player_character else NPC_BUILDING_DICE
 
 
-def starting_force_points(player_character: bool) -> int:
+def droid_starting_force_points(player_character: bool) -> int:
     """[RC] "All player character Droids begin with one Force point"; NPC droids none."""
     return 1 if player_character else 0
 
@@ -266,7 +276,7 @@ def building_dice(design: DroidDesign) -> BuildingDice:
         speed=speed_building_dice(design.speed, design.dexterity),
         armor=armor_building_dice(design.armor),
         skills=sum(
-            skill_building_dice(s.code, design.attribute(s.attribute)) for s in design.skills
+            skill_building_dice(s.die_code, design.attribute(s.attribute)) for s in design.skills
         ),
         equipment=sum(item_building_dice(i) for i in design.items),
         budget=building_dice_budget(design.player_character),
@@ -274,7 +284,7 @@ def building_dice(design: DroidDesign) -> BuildingDice:
 
 
 def _check_skill(name: str, code: DieCode) -> None:
-    if name.strip().lower() in FORCE_SKILLS:
+    if name.strip().lower() in FORCE_SKILLS:  # [RC] never allowed on droids
         raise DroidError(f"droids may never have Force skills ({name})")
     if code > DROID_SKILL_CAP:
         raise DroidError(f"{name} {code} is above {DROID_SKILL_CAP}, the limit of droid technology")
@@ -286,7 +296,7 @@ def validate_droid(design: DroidDesign) -> tuple[str, ...]:
     Errors: Force skills, a skill above 13D, macrobinoculars without vision, more building
     dice than the budget. Warning: dice left unspent (R2 leaves 1D; ambiguity 1)."""
     for skill in design.skills:
-        _check_skill(skill.name, skill.code)
+        _check_skill(skill.name, skill.die_code)
     if any(i.needs_vision for i in design.items) and not any(i.gives_vision for i in design.items):
         raise DroidError("macrobinoculars need some form of vision first, such as photoreceptors")
     dice = building_dice(design)
@@ -306,7 +316,8 @@ def droid_skill_cost(
     name: str,
     current: DieCode | str | None,
     attribute: DieCode | str,
-    ruleset: RuleSet = RuleSet(),
+    *,
+    ruleset: RuleSet,
 ) -> DroidSkillCost:
     """The price of raising a droid skill one pip, or of adding it (``current`` None).
 
@@ -315,10 +326,10 @@ def droid_skill_cost(
     campaign (``advancement_table == "rc_skill_points"``) a new skill also costs 1,000
     credits [RC]; other rulesets have no droid rule and charge no credits (the general
     character-advancement rules apply). Force skills and codes above 13D are refused."""
-    attribute = DieCode.parse(attribute)
-    start = attribute if current is None else DieCode.parse(current)
-    if start < attribute:
-        raise DroidError(f"{name} ({start}) cannot be below its attribute ({attribute})")
+    base = DieCode.parse(attribute)
+    start = base if current is None else DieCode.parse(current)
+    if start < base:
+        raise DroidError(f"{name} ({start}) cannot be below its attribute ({base})")
     result = start.plus_pips(1)
     _check_skill(name, result)
     rc = ruleset.advancement_table == "rc_skill_points"
@@ -336,7 +347,7 @@ def droid_skill_cost(
 _DATA = Path(__file__).parent / "data" / "droids.json"
 
 
-def _design_from_json(raw: dict) -> DroidDesign:
+def _design_from_json(raw: dict[str, Any]) -> DroidDesign:
     attributes = {a: DieCode.parse(raw["attributes"][a]) for a in ATTRIBUTES}
     return DroidDesign(
         name=raw["name"],

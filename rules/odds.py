@@ -35,15 +35,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate, zip_longest
 from operator import add, sub
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from rules.dice import DieCode
+from rules.difficulty import standard_levels
+from rules.errors import RulesError
 from rules.ruleset import RuleSet
 
 __all__ = [
     "DIFFICULTY_LEVELS",
     "Distribution",
     "LevelChance",
+    "OddsError",
     "SuccessTable",
     "chances_by_level",
     "clear_cache",
@@ -63,28 +66,28 @@ MAX_POOL_DICE = 200
 TABLE_DICE = 30
 TABLE_DIFFICULTY = 100
 
-#: Representative difficulty number of each level: the top of its band, so a success beats
-#: every number the GM could pick inside that level.
-#: 2E [WIKI] (003 l.7-12): Very Easy 1-5, Easy 6-10, Moderate 11-15, Difficult 16-20,
-#: Very Difficult 21-30, Heroic 31+; [UPG] (001 l.264) "Heroic+10" is 41-50, so Heroic is 31-40.
-#: RC [RC] (000 l.210-214): Very Easy 3-5 ... Very Difficult 21-30, no Heroic level.
+
+def _level_tops(scale: Literal["2e", "rc"]) -> tuple[tuple[str, int], ...]:
+    on_scale = RuleSet(difficulty_scale=scale)
+    return tuple(
+        (str(level), level.numbers(ruleset=on_scale)[1])
+        for level in standard_levels(ruleset=on_scale)
+    )
+
+
+#: Representative difficulty number of each level: the top of its band (from
+#: :mod:`rules.difficulty`), so a success beats every number the GM could pick inside that
+#: level. 2E: Very Easy 5, Easy 10, Moderate 15, Difficult 20, Very Difficult 30, Heroic 40
+#: ([UPG] "Heroic+10" is 41-50, so Heroic is 31-40); RC: Very Easy 5 ... Very Difficult 30.
 DIFFICULTY_LEVELS: dict[str, tuple[tuple[str, int], ...]] = {
-    "2e": (
-        ("Very Easy", 5),
-        ("Easy", 10),
-        ("Moderate", 15),
-        ("Difficult", 20),
-        ("Very Difficult", 30),
-        ("Heroic", 40),
-    ),
-    "rc": (
-        ("Very Easy", 5),
-        ("Easy", 10),
-        ("Moderate", 15),
-        ("Difficult", 20),
-        ("Very Difficult", 30),
-    ),
+    "2e": _level_tops("2e"),
+    "rc": _level_tops("rc"),
 }
+
+
+class OddsError(RulesError):
+    """An odds question the engine cannot answer as asked, with a message that says why."""
+
 
 _WILD_ONE_MODES = {
     "complication": "counted",
@@ -119,7 +122,7 @@ class Distribution:
         """P(total is exactly ``total``)."""
         if total > self.high:
             if self.beyond:
-                raise ValueError(
+                raise OddsError(
                     f"the odds were worked out for totals up to {self.high}; ask for "
                     f"distribution(..., up_to={total}) to see {total}"
                 )
@@ -134,7 +137,7 @@ class Distribution:
             return 1.0
         if difficulty > self.high + 1:
             if self.beyond:
-                raise ValueError(
+                raise OddsError(
                     f"the odds were worked out for difficulties up to {self.high + 1}; ask for "
                     f"distribution(..., up_to={difficulty})"
                 )
@@ -163,9 +166,9 @@ class SuccessTable:
     def chance(self, dice: int, pips: int, difficulty: int) -> float:
         """The chance for ``dice``D+``pips`` against ``difficulty`` (any difficulty <= max)."""
         if not (1 <= dice <= self.max_dice and 0 <= pips <= 2):
-            raise ValueError(f"the table covers 1D to {self.max_dice}D+2, not {dice}D+{pips}")
+            raise OddsError(f"the table covers 1D to {self.max_dice}D+2, not {dice}D+{pips}")
         if difficulty > self.max_difficulty:
-            raise ValueError(f"the table stops at difficulty {self.max_difficulty}")
+            raise OddsError(f"the table stops at difficulty {self.max_difficulty}")
         if difficulty < 1:
             return 1.0
         return self.rows[(dice - 1) * 3 + pips][difficulty - 1]
@@ -184,8 +187,8 @@ class LevelChance(NamedTuple):
 # ---------------------------------------------------------------------------------------------
 def distribution(
     code: DieCode | str,
-    ruleset: RuleSet = RuleSet(),
     *,
+    ruleset: RuleSet,
     cp_dice: int = 0,
     modifier: int = 0,
     wild_die_one: str | None = None,
@@ -210,8 +213,8 @@ def distribution(
 def success_chance(
     code: DieCode | str,
     difficulty: int,
-    ruleset: RuleSet = RuleSet(),
     *,
+    ruleset: RuleSet,
     cp_dice: int = 0,
     modifier: int = 0,
     wild_die_one: str | None = None,
@@ -237,8 +240,8 @@ def success_chance(
 def success_table(
     max_dice: int = TABLE_DICE,
     max_difficulty: int = TABLE_DIFFICULTY,
-    ruleset: RuleSet = RuleSet(),
     *,
+    ruleset: RuleSet,
     wild_die_one: str | None = None,
 ) -> SuccessTable:
     """The whole table 1D..``max_dice`` x (+0, +1, +2) x difficulty 1..``max_difficulty``.
@@ -253,10 +256,10 @@ def success_table(
 
 def chances_by_level(
     code: DieCode | str,
-    ruleset: RuleSet = RuleSet(),
+    *,
+    ruleset: RuleSet,
     cp_dice: int = 0,
     modifier: int = 0,
-    *,
     wild_die_one: str | None = None,
 ) -> list[LevelChance]:
     """The chance against each standard difficulty level, at the top of its band
@@ -269,7 +272,7 @@ def chances_by_level(
             success_chance(
                 code,
                 number,
-                ruleset,
+                ruleset=ruleset,
                 cp_dice=cp_dice,
                 modifier=modifier,
                 wild_die_one=wild_die_one,
@@ -281,8 +284,8 @@ def chances_by_level(
 
 def mean(
     code: DieCode | str,
-    ruleset: RuleSet = RuleSet(),
     *,
+    ruleset: RuleSet,
     cp_dice: int = 0,
     modifier: int = 0,
     wild_die_one: str | None = None,
@@ -300,7 +303,8 @@ def mean(
     elif dice:
         value += (dice - 1) * Fraction(7, 2) + exploding
         loss = (1 + _expected_highest(dice - 1)) / 6  # the Wild Die 1 branch, subtracted
-        value -= {"counted": 0, "subtract": loss, "house": loss / 2}[mode]
+        losses: dict[str, Fraction] = {"counted": Fraction(0), "subtract": loss, "house": loss / 2}
+        value -= losses[mode]
     if shift < 0:  # totals below 0 count as 0: add back what the clamp cut off
         raw = _distribution(dice, shift, mode, cp_dice, 0, clamp=False)
         value += sum(Fraction(p) * -total for total, p in raw.items() if total < 0)
@@ -320,13 +324,13 @@ def clear_cache() -> None:
 # ---------------------------------------------------------------------------------------------
 def _wild_mode(wild_die: bool, option: str) -> str:
     if option not in _WILD_ONE_MODES:
-        raise ValueError(
+        raise OddsError(
             f"unknown Wild Die 1 rule {option!r}; choose one of {', '.join(_WILD_ONE_MODES)}"
         )
     return _WILD_ONE_MODES[option] if wild_die else "none"
 
 
-def _setup(code: DieCode | str, ruleset: RuleSet, wild_die_one: str | None) -> tuple:
+def _setup(code: DieCode | str, ruleset: RuleSet, wild_die_one: str | None) -> tuple[int, int, str]:
     """(dice, pips, Wild Die mode) of the pool actually rolled, as
     :func:`rules.dice.effective_pool` sees a plain roll (pips carried only if the ruleset
     normalizes them in play; fewer than 0 dice roll as 0D)."""
@@ -334,37 +338,39 @@ def _setup(code: DieCode | str, ruleset: RuleSet, wild_die_one: str | None) -> t
         DieCode.parse(code)  # raises the die-code error
     option = ruleset.wild_die_one if wild_die_one is None else wild_die_one
     if not isinstance(option, str):
-        raise ValueError(f"the Wild Die 1 rule must be a name such as 'subtract', not {option!r}")
+        raise OddsError(f"the Wild Die 1 rule must be a name such as 'subtract', not {option!r}")
     return _resolve(code, ruleset.wild_die, option, ruleset.normalize_pips_in_play)
 
 
 @functools.lru_cache(maxsize=4096)
-def _resolve(code: DieCode | str, wild_die: bool, option: str, normalize: bool) -> tuple:
+def _resolve(
+    code: DieCode | str, wild_die: bool, option: str, normalize: bool
+) -> tuple[int, int, str]:
     pool = DieCode.parse(code)
     if normalize:
         pool = pool.normalized()
     if pool.dice > MAX_POOL_DICE:
-        raise ValueError(f"odds are worked out for pools up to {MAX_POOL_DICE}D, not {pool}")
+        raise OddsError(f"odds are worked out for pools up to {MAX_POOL_DICE}D, not {pool}")
     return max(0, pool.dice), pool.pips, _wild_mode(wild_die, option)
 
 
 def _check_int(name: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
+        raise OddsError(f"{name} must be a whole number, not {value!r}")
 
 
 def _check_count(name: str, value: object, maximum: int, minimum: int = 0) -> None:
     _check_int(name, value)
     assert isinstance(value, int)
     if not minimum <= value <= maximum:
-        raise ValueError(f"{name} must be between {minimum} and {maximum}, not {value}")
+        raise OddsError(f"{name} must be between {minimum} and {maximum}, not {value}")
 
 
 def _check_difficulty(value: object, name: str = "difficulty") -> None:
     _check_int(name, value)
     assert isinstance(value, int)
     if abs(value) > MAX_DIFFICULTY:
-        raise ValueError(f"a {name} of {value} is beyond any roll (limit {MAX_DIFFICULTY:,})")
+        raise OddsError(f"a {name} of {value} is beyond any roll (limit {MAX_DIFFICULTY:,})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,10 +383,10 @@ def _distribution(
     top = max(DEFAULT_HORIZON, up_to, 6 * (dice + cp_dice))
     cap = top + max(0, -shift)
     if dice:
-        pmf, over = _dice_total(dice, mode, cap)
+        base, over = _dice_total(dice, mode, cap)
     else:
-        pmf, over = (1.0,) + (0.0,) * cap, 0.0
-    pmf = list(pmf)
+        base, over = (1.0,) + (0.0,) * cap, 0.0
+    pmf = list(base)
     for _ in range(cp_dice):
         pmf, over = _add_exploding_die(pmf, over, cap)
     low = shift
@@ -404,7 +410,7 @@ def _faces_counts(counts: list[int], faces: int, limit: int) -> list[int]:
     return list(map(sub, upper, lower))
 
 
-def _explode(b: list[float], spill: float, base_over: float, cap: int) -> tuple[list, float]:
+def _explode(b: list[float], spill: float, base_over: float, cap: int) -> tuple[list[float], float]:
     """Close the recurrence ``Y[t] = b[t] + Y[t-6] / 6`` (a die added that re-rolls on 6).
 
     ``b`` is the base convolved with faces 1..5 at weight 1/6, ``spill`` the part of that
@@ -416,7 +422,7 @@ def _explode(b: list[float], spill: float, base_over: float, cap: int) -> tuple[
     return y, base_over + (6 * spill + math.fsum(y[max(0, cap - 5) :])) / 5
 
 
-def _add_exploding_die(pmf: list[float], over: float, cap: int) -> tuple[list, float]:
+def _add_exploding_die(pmf: list[float], over: float, cap: int) -> tuple[list[float], float]:
     """Add one exploding die (a Character Point die) to a distribution of totals 0..cap."""
     padded = [0.0] * 5 + pmf
     b = [
@@ -427,7 +433,7 @@ def _add_exploding_die(pmf: list[float], over: float, cap: int) -> tuple[list, f
     return _explode(b, spill, over, cap)
 
 
-def _padded(values: list, size: int, fill: int = 0) -> list:
+def _padded(values: list[int], size: int, fill: int = 0) -> list[int]:
     """``values`` cut or padded with ``fill`` to exactly ``size`` entries."""
     return values[:size] if len(values) >= size else values + [fill] * (size - len(values))
 

@@ -1,11 +1,15 @@
 """Units of game time, in one place: rounds, days, weeks and months."""
 
+from datetime import timedelta
 from typing import Final
 
 from rules.ruleset import RuleSet
 
 SECONDS_PER_ROUND: Final = 5
 """[WIKI] a combat round is about five seconds."""
+
+ROUND: Final = timedelta(seconds=SECONDS_PER_ROUND)
+"""A combat round as a span of game time (preparing, rushing, holding a weight)."""
 
 ROUNDS_PER_MINUTE: Final = 60 // SECONDS_PER_ROUND
 

@@ -17,3 +17,28 @@ def attribute_key(name: str) -> str:
     if key not in ATTRIBUTES:
         raise RulesError(f"{name!r} is not an attribute")
     return key
+
+
+ROLL_KINDS: Final = (
+    "skill",
+    "specialization",
+    "attribute",
+    "attack",
+    "melee_attack",
+    "brawling_attack",
+    "talent",
+    "dodge",
+    "vehicle_dodge",
+    "parry",
+    "melee_parry",
+    "brawling_parry",
+    "lightsaber_parry",
+    "reaction",
+    "resist_force_power",
+    "damage",
+    "resist_damage",
+    "initiative",
+    "gear_survival",
+)
+"""The kinds of roll the Character Point limits tell apart (``rules.advancement.max_cp_per_roll``):
+a plain skill or attribute use, a specialization, an attack, a dodge or parry, a damage roll..."""

@@ -71,9 +71,10 @@ ROWS: list[Row] = [
     # The scenario has no removal: the GM gets the 404 of an unknown removal (the real lifting
     # is tested in campaigns/tests/test_join.py).
     Row("campaigns:removal_allow", "post", args=("campaign", "other_member"), player=403, gm=404),
-    Row("campaigns:dice_log", args=("campaign",)),
     # Characters: "character" belongs to the player; "others_character" to another player.
     Row("characters:list", args=("campaign",)),
+    Row("characters:dice_log", args=("campaign",)),
+    Row("characters:live", args=("campaign",)),
     Row("characters:sheet", args=("campaign", "character")),
     Row("characters:sheet", args=("campaign", "secret_npc"), player=404),
     Row("characters:edit", args=("campaign", "character")),

@@ -103,7 +103,7 @@ def fields_by_url() -> dict[str, list[str]]:
         "campaigns:rules": _names(RuleOptionsForm(ruleset=RuleSet())),
         "campaigns:invitation_create": _names(InvitationForm),
         "campaigns:member_role": _names(RoleForm),
-        "campaigns:dice_log": ["before"],
+        "characters:dice_log": ["before"],
         "characters:sheet": ["part"],
         "characters:edit": _names(CharacterForm),
         "characters:roll": _names(RollForm),

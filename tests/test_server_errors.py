@@ -7,13 +7,13 @@ from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.models import DiceRoll
 from campaigns.tests.factories import (
     CampaignFactory,
     InvitationFactory,
     MembershipFactory,
     UserFactory,
 )
+from characters.models import DiceRoll
 from characters.services import roll_trait
 from characters.tests.factories import CharacterFactory, SkillFactory
 from config.errors import server_error

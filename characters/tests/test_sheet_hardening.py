@@ -8,9 +8,8 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from campaigns.models import DiceRoll
 from campaigns.tests.factories import MembershipFactory
-from characters.models import ATTRIBUTES, Character, Currency, Skill
+from characters.models import ATTRIBUTES, Character, Currency, DiceRoll, Skill
 from characters.services import change_balance, roll_trait
 from characters.tests.factories import CharacterFactory, NPCFactory, SkillFactory
 from rules import RuleSet, SeededDice
@@ -28,7 +27,7 @@ def roll_url(c):
 
 
 def log_url(campaign_id, **query):
-    url = reverse("campaigns:dice_log", args=[campaign_id])
+    url = reverse("characters:dice_log", args=[campaign_id])
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
@@ -103,16 +102,13 @@ def test_the_roll_panel_of_a_secret_npc_starts_with_hidden_ticked(client, hero, 
     assert "checked" in _field(response.text, "hidden")
 
 
-@pytest.mark.parametrize("query", [{}, {"view": "strip"}])
-@pytest.mark.parametrize("htmx", [False, True])
-def test_players_never_see_a_secret_npcs_name_in_the_log(client, hero, secret_npc, query, htmx):
+def test_players_never_see_a_secret_npcs_name_in_the_log(client, hero, secret_npc):
     # One roll the GM chose to show, one made before the NPC became secret.
     quiet_roll(secret_npc, gm_of(hero), hidden=False, note="ambush")
     Character.objects.filter(pk=secret_npc.pk).update(secret=False)
     quiet_roll(secret_npc, gm_of(hero), hidden=False)
     Character.objects.filter(pk=secret_npc.pk).update(secret=True)
-    headers = HTMX if htmx else {}
-    text = client.get(log_url(hero.campaign_id, **query), **headers).text
+    text = client.get(log_url(hero.campaign_id)).text
     assert "Vael" not in text
     assert "ambush" not in text
     assert text.count("The GM") == 2
@@ -122,16 +118,6 @@ def test_the_gm_still_sees_the_secret_npcs_name(client, hero, secret_npc):
     quiet_roll(secret_npc, gm_of(hero))
     client.force_login(gm_of(hero))
     assert "Inquisitor Vael" in client.get(log_url(hero.campaign_id)).text
-
-
-def test_making_an_npc_secret_changes_the_players_etag(client, hero, secret_npc):
-    Character.objects.filter(pk=secret_npc.pk).update(secret=False)
-    quiet_roll(secret_npc, gm_of(hero), hidden=False)
-    before = client.get(log_url(hero.campaign_id), **HTMX)["ETag"]
-    Character.objects.filter(pk=secret_npc.pk).update(secret=True)
-    response = client.get(log_url(hero.campaign_id), HTTP_IF_NONE_MATCH=before, **HTMX)
-    assert response.status_code == 200
-    assert "Vael" not in response.text
 
 
 # --- 3. A refused roll shows its message in place ---------------------------------------------
@@ -222,8 +208,8 @@ def test_odds_that_are_not_certain_never_show_as_0_or_100(chance, shown):
 
 def gm_edit_data(character):
     """The GM's edit form for ``character`` as it stands."""
-    fields = ("name", "species", "move", "wound_level", "stuns", *ATTRIBUTES)
-    return {f: str(getattr(character, f)) for f in fields}
+    fields = ("name", "species", "move", "wound_level", *ATTRIBUTES)
+    return {**{f: str(getattr(character, f)) for f in fields}, "stuns": character.stun_points}
 
 
 def test_in_a_house_campaign_a_gm_raise_of_an_attribute_lifts_its_skills(client, hero):
@@ -261,20 +247,6 @@ def test_a_players_dice_log_carries_no_roll_ids(client, hero):
     assert int(cursor) not in {r.pk for r in rolls}
 
 
-def test_a_hidden_roll_does_not_change_what_a_player_is_sent(client, hero):
-    quiet_roll(hero, hero.owner)
-    first = client.get(log_url(hero.campaign_id), **HTMX)
-    quiet_roll(hero, gm_of(hero), hidden=True)
-    again = client.get(log_url(hero.campaign_id), HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
-    assert again.status_code == 304
-
-
-def test_the_etag_reveals_no_roll_id(client, hero):
-    roll = quiet_roll(hero, hero.owner)
-    etag = client.get(log_url(hero.campaign_id), **HTMX)["ETag"]
-    assert f"-{roll.pk}-" not in etag and re.fullmatch(r'W/"[0-9a-f]{20}"', etag)
-
-
 # --- 21. Dice log paging and the recent-rolls strip on the sheet ------------------------------
 def test_the_dice_log_pages_by_twenty(client, hero):
     for _ in range(25):
@@ -285,21 +257,6 @@ def test_the_dice_log_pages_by_twenty(client, hero):
     second = client.get(older).text
     assert second.count('class="roll-entry') == 5
     assert "Latest rolls" in second and "?before=" not in second
-
-
-def test_the_sheet_has_a_recent_rolls_strip(client, hero):
-    text = client.get(sheet_url(hero)).text
-    assert "Recent rolls" in text
-    assert log_url(hero.campaign_id, view="strip") in text
-
-
-def test_the_strip_shows_the_five_latest_visible_rolls(client, hero):
-    for _ in range(6):
-        quiet_roll(hero, hero.owner)
-    quiet_roll(hero, gm_of(hero), hidden=True, note="secret plan")
-    text = client.get(log_url(hero.campaign_id, view="strip"), **HTMX).text
-    assert text.count("<li>") == 5
-    assert "secret plan" not in text and "<html" not in text
 
 
 # --- 22. Accessible dice and pages ------------------------------------------------------------

@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.capital import (
+from rules.craft import (
     CapitalDamage,
     CapitalState,
+    CraftError,
     apply_capital_damage,
     attack_pools,
     capital_damage,
@@ -24,6 +25,7 @@ from rules.capital import (
     facing_change_cost,
     gun_status,
     guns_modifier,
+    hull_resistance_code,
     ram_damage_code,
     ram_hits,
     reduce_by_pips,
@@ -36,7 +38,7 @@ from rules.capital import (
     template_boxes,
 )
 from rules.dice import DieCode
-from rules.ships import ShipError, die_cap_total, resistance_code
+from rules.scale import die_cap_total
 
 D = DieCode.parse
 
@@ -70,7 +72,7 @@ def test_cs2_guns_modifier_chart(guns, modifier):
 
 @pytest.mark.parametrize("guns", [0, -3, True])
 def test_no_guns_is_refused(guns):
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         guns_modifier(guns)
 
 
@@ -87,14 +89,14 @@ def test_cs17_coordinated_mon_cals_roll_9d2_to_hit_and_keep_6d1_damage():
 
 
 def test_ion_and_other_attacks_cannot_be_coordinated():
-    with pytest.raises(ShipError, match="ion"):
+    with pytest.raises(CraftError, match="ion"):
         coordinated_guns([(12, False), (20, True)])
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         coordinated_guns([])
 
 
 def test_coordinated_guns_include_the_ships_own():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         attack_pools(D("2D"), D("4D"), 12, D("4D"), coordinated_guns=6)
 
 
@@ -133,7 +135,7 @@ def test_a_large_targeting_penalty_leaves_at_least_0d():
 
 @pytest.mark.parametrize(("target", "vital"), [("bridge", 0), ("hull", -1)])
 def test_unknown_targets_are_refused(target, vital):
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         targeting(target, vital)
 
 
@@ -196,9 +198,9 @@ def test_capital_damage_summary(dr, hr, ion, result):
 
 
 def test_negative_capital_totals_are_refused():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         capital_damage(-1, 4)
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         ship_damage_status(-1)
 
 
@@ -225,7 +227,7 @@ def test_penetrating_hits_and_ionization_are_recorded():
 
 
 def test_weapon_damage_goes_through_counter_battery():
-    with pytest.raises(ShipError, match="counter_battery"):
+    with pytest.raises(CraftError, match="counter_battery"):
         apply_capital_damage(CapitalState(), CapitalDamage(pips=1), None, target="weapon_beam")
 
 
@@ -241,7 +243,7 @@ def test_counter_battery_spreads_damage_evenly():
 
 @pytest.mark.parametrize(("args"), [(1, 0, 3), (1, 3, 0), (-1, 3, 3)])
 def test_counter_battery_inputs_are_checked(args):
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         counter_battery(*args)
 
 
@@ -266,9 +268,9 @@ def test_cs14_swarm_fighter_damage(points, status):
 
 
 def test_negative_points_are_refused():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         gun_status(-1)
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         swarm_fighter_status(-1)
 
 
@@ -280,7 +282,7 @@ def test_cs16_capital_maneuver_and_shields_against_starfighters_ignore_sixes():
 
 
 def test_capital_die_caps_cover_maneuver_and_shields_only():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         capital_die_cap("starfighter", "gunnery")  # type: ignore[arg-type]
 
 
@@ -305,13 +307,13 @@ def test_officers_without_a_die_of_command_are_uncommanded():
     [{"haste_orders": 4}, {"bonuses": -1}, {"officers": ("pilot", "pilot", "shields")}],
 )
 def test_command_cannot_go_below_zero_or_skip_officers(kwargs):
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         command_budget(D("3D+2"), **kwargs)
 
 
 def test_subordinate_bonus_adds_pips():
     assert subordinate_bonus(D("4D"), 2) == D("4D+2")
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         subordinate_bonus(D("4D"), -1)
 
 
@@ -350,9 +352,9 @@ def test_crew_quality_of_a_code(code, side, quality):
 
 
 def test_unknown_crew_side_or_quality_is_refused():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         crew_quality(D("4D"), "pirate")  # type: ignore[arg-type]
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         crew_code_range("legendary", "rebel")  # type: ignore[arg-type]
 
 
@@ -371,7 +373,7 @@ def test_cs4_facing_changes(current, new, cost):
 
 
 def test_unknown_facing_is_refused():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         facing_change_cost("port", "top")
 
 
@@ -395,13 +397,13 @@ def test_cs18_rerouting_rear_shield_to_right_doubles_it():
     ],
 )
 def test_cs18_rerouting_needs_two_working_facings(shields, donor, receiver):
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         reroute_shield_power(shields, donor, receiver)
 
 
 def test_cs3_fire_control_2d2_leaves_eight_boxes_open():
     assert template_boxes(D("2D+2")) == (8, 4)
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         template_boxes(D("5D"))
 
 
@@ -410,8 +412,8 @@ def test_cs21_ramming_damage_rolls():
     assert ram_hits(15, 14) and not ram_hits(14, 14)
     assert ram_damage_code(D("5D"), 2) == D("7D")
     assert ram_damage_code(D("4D"), 1) == D("5D")
-    assert resistance_code(D("4D"), None, "hull") == D("4D")  # defender: no shielding
-    with pytest.raises(ShipError):
+    assert hull_resistance_code(D("4D"), None, "hull") == D("4D")  # defender: no shielding
+    with pytest.raises(CraftError):
         ram_damage_code(D("5D"), -1)
 
 
@@ -463,5 +465,5 @@ def test_capital_damage_never_exceeds_nine(dr, hr):
 
 
 def test_negative_reduction_is_refused():
-    with pytest.raises(ShipError):
+    with pytest.raises(CraftError):
         reduce_by_pips(D("1D"), -1)

@@ -82,11 +82,11 @@ D = DieCode.parse
     ],
 )
 def test_each_action_beyond_the_first_costs_one_die(example, actions, penalty):
-    assert multiple_action_penalty(actions) == penalty
+    assert multiple_action_penalty(actions, ruleset=STD) == penalty
 
 
 def test_d20_three_speed_actions_roll_dodge_at_minus_2d():
-    assert effective_pool("5D+2", actions=3) == D("3D+2")
+    assert effective_pool("5D+2", actions=3, ruleset=RuleSet()) == D("3D+2")
 
 
 def test_cb31_surprise_haste_is_free_but_a_dodge_is_not():
@@ -96,34 +96,34 @@ def test_cb31_surprise_haste_is_free_but_a_dodge_is_not():
 
 def test_multiple_action_penalty_refuses_zero_actions_and_too_many_free_ones():
     with pytest.raises(ValueError, match="at least one action"):
-        multiple_action_penalty(0)
+        multiple_action_penalty(0, ruleset=STD)
     with pytest.raises(ValueError, match="free actions"):
-        multiple_action_penalty(1, free_actions=2)
+        multiple_action_penalty(1, ruleset=STD, free_actions=2)
 
 
 def test_cb5_a_reaction_using_a_declared_action_adds_no_penalty():
     count = ActionCount(3).take().take().react(use_declared=True)
-    assert count.penalty_dice == 2
+    assert count.penalty_dice(ruleset=STD) == 2
     assert count.remaining == 0
 
 
 def test_cb5_a_reaction_as_an_extra_action_raises_the_penalty_for_the_round():
     count = ActionCount(2).take()
-    assert count.penalty_dice == 1
+    assert count.penalty_dice(ruleset=STD) == 1
     after = count.react(use_declared=False)
-    assert (after.total, after.penalty_dice) == (3, 2)
+    assert (after.total, after.penalty_dice(ruleset=STD)) == (3, 2)
 
 
 def test_d18_with_no_declared_actions_left_a_dodge_must_be_an_extra_action():
     sandor = ActionCount(2).take().take()
     with pytest.raises(ValueError, match="no declared actions"):
         sandor.react(use_declared=True)
-    assert sandor.react(use_declared=False).penalty_dice == 2
+    assert sandor.react(use_declared=False).penalty_dice(ruleset=STD) == 2
 
 
 def test_cb8_a_wound_loses_the_remaining_actions_but_keeps_the_penalty():
     count = ActionCount(3).take().lose_remaining()
-    assert (count.remaining, count.penalty_dice) == (0, 2)
+    assert (count.remaining, count.penalty_dice(ruleset=STD)) == (0, 2)
 
 
 def test_action_count_refuses_more_used_than_declared():
@@ -149,19 +149,19 @@ def test_action_count_refuses_more_used_than_declared():
     ],
 )
 def test_command_combined_action_bonus(example, combining, margin, bonus):
-    assert combined_action_bonus(combining, margin) == D(bonus)
+    assert combined_action_bonus(combining, margin, ruleset=STD) == D(bonus)
 
 
 def test_d28_a_leader_commands_as_many_as_his_command_dice():
-    assert max_combining("8D+2") == 8
+    assert max_combining("8D+2", ruleset=STD) == 8
 
 
 def test_d34_a_leader_who_commands_and_works_rolls_command_at_minus_1d():
-    assert effective_pool("5D", actions=2) == D("4D")
+    assert effective_pool("5D", actions=2, ruleset=RuleSet()) == D("4D")
 
 
 def test_d31_the_bonus_added_to_repair_keeps_its_pips_or_normalizes():
-    bonus = combined_action_bonus(8)
+    bonus = combined_action_bonus(8, ruleset=STD)
     assert D("4D+1").pool_add(bonus) == DieCode(6, 3)
     assert D("4D+1") + bonus == D("7D")
 
@@ -214,22 +214,24 @@ def test_rc_combined_actions_need_every_supporters_code():
 
 def test_combined_action_bonus_refuses_a_negative_count():
     with pytest.raises(ValueError, match="negative"):
-        combined_action_bonus(-1)
+        combined_action_bonus(-1, ruleset=STD)
 
 
 # --- Scale (shared with rules.ships) --------------------------------------------------------
 def test_v1_speeder_against_walker_has_an_adjusted_modifier_of_2d():
-    assert adjusted_modifier("speeder", "walker") == D("2D")
+    assert adjusted_modifier("speeder", "walker", ruleset=STD) == D("2D")
 
 
 def test_v2_v3_walker_resists_the_speeder_with_8d_and_adds_2d_damage_firing_back():
-    assert D("6D").pool_add(scale_adjustment("speeder", "walker").resist_bonus) == D("8D")
-    back = scale_adjustment("walker", "speeder")
+    assert D("6D").pool_add(scale_adjustment("speeder", "walker", ruleset=STD).resist_bonus) == D(
+        "8D"
+    )
+    back = scale_adjustment("walker", "speeder", ruleset=STD)
     assert (back.dodge_bonus, back.damage_bonus, back.attack_bonus) == (D("2D"), D("2D"), D("0D"))
 
 
 def test_cb27_a_character_fires_at_a_landspeeder():
-    adj = scale_adjustment(Scale.CHARACTER, Scale.SPEEDER)
+    adj = scale_adjustment(Scale.CHARACTER, Scale.SPEEDER, ruleset=STD)
     assert D("5D").pool_add(adj.attack_bonus) == D("7D")
     assert damage_code("4D", bonuses=[adj.damage_bonus]) == D("4D")
     assert D("2D").pool_add(adj.resist_bonus) == D("4D")
@@ -237,7 +239,7 @@ def test_cb27_a_character_fires_at_a_landspeeder():
 
 
 def test_cb27_the_landspeeder_fires_back_at_the_character():
-    adj = scale_adjustment(Scale.SPEEDER, Scale.CHARACTER)
+    adj = scale_adjustment(Scale.SPEEDER, Scale.CHARACTER, ruleset=STD)
     assert D("4D").pool_add("2D").pool_add(adj.attack_bonus) == D("6D")
     assert D("4D").pool_add(adj.dodge_bonus) == D("6D")
     assert damage_code("3D+1", bonuses=[adj.damage_bonus]) == D("5D+1")
@@ -254,18 +256,18 @@ def test_cb27_the_landspeeder_fires_back_at_the_character():
     ],
 )
 def test_cb28_house_scale_dice(example, target, upg, house):
-    assert adjusted_modifier("character", target) == D(upg)
-    assert adjusted_modifier("character", target, HOUSE) == D(house)
+    assert adjusted_modifier("character", target, ruleset=STD) == D(upg)
+    assert adjusted_modifier("character", target, ruleset=HOUSE) == D(house)
 
 
 def test_same_scale_adds_no_scale_dice():
-    assert scale_adjustment("walker", "walker") == ScaleAdjustment()
-    assert scale_modifier("character") == D("0D")
+    assert scale_adjustment("walker", "walker", ruleset=STD) == ScaleAdjustment()
+    assert scale_modifier("character", ruleset=STD) == D("0D")
 
 
 def test_cb29_v7_v9_rc_die_caps_between_a_character_and_a_speeder():
-    hunter_fires = scale_adjustment("character", "speeder", RC)
-    speeder_fires = scale_adjustment("speeder", "character", RC)
+    hunter_fires = scale_adjustment("character", "speeder", ruleset=RC)
+    speeder_fires = scale_adjustment("speeder", "character", ruleset=RC)
     assert hunter_fires.to_hit_cap == 6
     assert speeder_fires.to_hit_cap == 5
     assert speeder_fires.resist_cap == 3
@@ -279,7 +281,7 @@ def test_d6_v6_dice_above_the_cap_are_dropped():
 
 
 def test_the_death_star_cannot_target_a_character():
-    caps = scale_adjustment("death_star", "character", RC)
+    caps = scale_adjustment("death_star", "character", ruleset=RC)
     assert not caps.possible
     with pytest.raises(ValueError, match="not possible"):
         die_cap_total([3], caps.to_hit_cap)
@@ -296,25 +298,25 @@ def test_the_death_star_cannot_target_a_character():
     ],
 )
 def test_range_difficulty(example, band, level, std, rc):
-    got = range_difficulty(band)
+    got = range_difficulty(band, ruleset=STD)
     assert (str(got.level), (got.low, got.high)) == (level, std)
-    rc_got = range_difficulty(band, RC)
+    rc_got = range_difficulty(band, ruleset=RC)
     assert (rc_got.low, rc_got.high) == rc
 
 
 def test_cb9_the_gms_14_and_15_are_medium_range_numbers():
-    medium = range_difficulty(RangeBand.medium)
+    medium = range_difficulty(RangeBand.medium, ruleset=STD)
     assert medium.low <= 14 <= medium.high and medium.low <= 15 <= medium.high
 
 
 def test_cb9_long_range_mostly_behind_cover_is_very_difficult():
-    level = shift(range_difficulty("long").level, 1)
-    assert (str(level), number_range(level)) == ("Very Difficult", (21, 30))
+    level = shift(range_difficulty("long", ruleset=STD).level, 1, ruleset=RuleSet())
+    assert (str(level), number_range(level, ruleset=RuleSet())) == ("Very Difficult", (21, 30))
 
 
 def test_beyond_long_range_a_weapon_cannot_hit():
     with pytest.raises(ValueError, match="cannot be hit"):
-        range_difficulty("out_of_range")
+        range_difficulty("out_of_range", ruleset=STD)
 
 
 @pytest.mark.parametrize(
@@ -349,8 +351,8 @@ def test_d10_a_tie_hits():
 
 
 def test_cb12_a_brawling_parry_becomes_the_difficulty():
-    assert str(range_difficulty("point_blank").level) == "Very Easy"
-    assert reacted_difficulty(5, 13) == 13
+    assert str(range_difficulty("point_blank", ruleset=STD).level) == "Very Easy"
+    assert reacted_difficulty(5, 13, ruleset=STD) == 13
 
 
 @pytest.mark.parametrize(
@@ -363,30 +365,43 @@ def test_cb12_a_brawling_parry_becomes_the_difficulty():
     ],
 )
 def test_cb13_called_shots(example, size_cm, difficulty, house_damage):
-    assert called_shot(size_cm).difficulty == D(difficulty)
-    assert called_shot(size_cm).damage_bonus == D("0D")
-    assert called_shot(size_cm, HOUSE).damage_bonus == D(house_damage)
+    assert called_shot(size_cm, ruleset=STD).difficulty == D(difficulty)
+    assert called_shot(size_cm, ruleset=STD).damage_bonus == D("0D")
+    assert called_shot(size_cm, ruleset=HOUSE).damage_bonus == D(house_damage)
 
 
 def test_cb13_a_called_shot_at_short_range_rolls_its_extra_die():
-    assert modified_difficulty(8, called_shot(30).difficulty, rng=FixedDice([4])) == 12
+    assert (
+        modified_difficulty(
+            8, called_shot(30, ruleset=STD).difficulty, ruleset=STD, rng=FixedDice([4])
+        )
+        == 12
+    )
 
 
 def test_cb13_house_called_shot_hit_adds_damage():
-    assert damage_code("4D", bonuses=[called_shot(30, HOUSE).damage_bonus]) == D("5D")
+    assert damage_code("4D", bonuses=[called_shot(30, ruleset=HOUSE).damage_bonus]) == D("5D")
 
 
 def test_called_shots_are_for_small_targets_only():
     with pytest.raises(ValueError, match="50 cm"):
-        called_shot(60)
+        called_shot(60, ruleset=STD)
     with pytest.raises(ValueError, match="positive"):
-        called_shot(0)
+        called_shot(0, ruleset=STD)
 
 
 def test_cb14_rc_fire_modifiers():
-    prone, cover = situational_modifier("prone", RC), situational_modifier("medium_cover", RC)
-    assert modified_difficulty(13, prone, cover) == 17
-    assert modified_difficulty(13, prone, situational_modifier("window", RC)) == 18
+    prone, cover = (
+        situational_modifier("prone", ruleset=RC),
+        situational_modifier("medium_cover", ruleset=RC),
+    )
+    assert modified_difficulty(13, prone, cover, ruleset=STD, rng=FixedDice([])) == 17
+    assert (
+        modified_difficulty(
+            13, prone, situational_modifier("window", ruleset=RC), ruleset=STD, rng=FixedDice([])
+        )
+        == 18
+    )
 
 
 @pytest.mark.parametrize(
@@ -407,35 +422,45 @@ def test_cb14_rc_fire_modifiers():
 )
 def test_rc_target_size_modifier(example, size_cm, modifier):
     assert target_size_modifier(size_cm) == modifier
-    assert called_shot(size_cm, RC).difficulty == DieCode(0, modifier)
+    assert called_shot(size_cm, ruleset=RC).difficulty == DieCode(0, modifier)
 
 
 def test_cb15_half_cover_rolls_2d_onto_long_range():
-    assert modified_difficulty(18, situational_modifier("half_cover"), rng=FixedDice([3, 4])) == 25
-    assert situational_modifier("complete_darkness") == D("4D")
+    assert (
+        modified_difficulty(
+            18, situational_modifier("half_cover", ruleset=STD), ruleset=STD, rng=FixedDice([3, 4])
+        )
+        == 25
+    )
+    assert situational_modifier("complete_darkness", ruleset=STD) == D("4D")
 
 
 def test_dice_on_a_difficulty_count_three_each_when_the_campaign_fixes_them():
     fixed = RuleSet(difficulty_dice="fixed")
-    assert modified_difficulty(10, "2D", "+1", ruleset=fixed) == 17
-    assert modified_difficulty(10, "-1D", ruleset=fixed) == 7
+    assert modified_difficulty(10, "2D", "+1", ruleset=fixed, rng=FixedDice([])) == 17
+    assert modified_difficulty(10, "-1D", ruleset=fixed, rng=FixedDice([])) == 7
 
 
 def test_cb40_a_prone_target_is_harder_to_hit_only_in_rc():
-    assert modified_difficulty(8, situational_modifier("prone", RC)) == 10
-    assert situational_modifier("prone") == D("+0")
+    assert (
+        modified_difficulty(
+            8, situational_modifier("prone", ruleset=RC), ruleset=STD, rng=FixedDice([])
+        )
+        == 10
+    )
+    assert situational_modifier("prone", ruleset=STD) == D("+0")
 
 
 def test_cover_modifiers_follow_the_campaigns_chart():
-    assert situational_modifier("half_cover", RuleSet(cover_modifiers="none")) == D("0D")
+    assert situational_modifier("half_cover", ruleset=RuleSet(cover_modifiers="none")) == D("0D")
     with pytest.raises(ValueError, match="Rules Companion fire modifiers chart"):
-        situational_modifier("half_cover", RC)
+        situational_modifier("half_cover", ruleset=RC)
     with pytest.raises(ValueError, match="not a 2E modifier"):
-        situational_modifier("window")
+        situational_modifier("window", ruleset=STD)
     with pytest.raises(ValueError, match="cannot be hit directly"):
-        situational_modifier("full_cover")
+        situational_modifier("full_cover", ruleset=STD)
     with pytest.raises(ValueError, match="unknown combat condition"):
-        situational_modifier("behind a bantha")
+        situational_modifier("behind a bantha", ruleset=STD)
 
 
 def test_target_size_must_be_positive():
@@ -458,13 +483,16 @@ def test_target_size_must_be_positive():
     ],
 )
 def test_upg_stun_setting(example, damage, strength, level, knockout):
-    result = damage_result(damage, strength, stun_weapon=True)
+    result = damage_result(damage, strength, ruleset=STD, stun_weapon=True)
     assert (result.level, result.unconscious_for) == (level, knockout)
 
 
 def test_h13_two_d_minutes_of_3_and_4_is_84_rounds():
     assert (
-        damage_result(16, 12, stun_weapon=True).unconscious_for.roll_rounds(FixedDice([3, 4])) == 84
+        damage_result(16, 12, ruleset=STD, stun_weapon=True).unconscious_for.roll_rounds(
+            rng=FixedDice([3, 4])
+        )
+        == 84
     )
 
 
@@ -480,12 +508,12 @@ def test_h13_two_d_minutes_of_3_and_4_is_84_rounds():
 def test_house_stun_setting_knocks_out_for_the_margin_in_dice_of_rounds(
     example, damage, strength, level, knockout
 ):
-    result = damage_result(damage, strength, HOUSE, stun_weapon=True)
+    result = damage_result(damage, strength, ruleset=HOUSE, stun_weapon=True)
     assert (result.level, result.unconscious_for) == (level, knockout)
 
 
 def test_h15_six_d_rounds_rolled_1_to_6_is_21_rounds():
-    assert Duration(6, "rounds").roll_rounds(FixedDice([1, 2, 3, 4, 5, 6])) == 21
+    assert Duration(6, "rounds").roll_rounds(rng=FixedDice([1, 2, 3, 4, 5, 6])) == 21
 
 
 @pytest.mark.parametrize(
@@ -503,7 +531,7 @@ def test_h15_six_d_rounds_rolled_1_to_6_is_21_rounds():
     ],
 )
 def test_rc_stun_damage_summary(example, damage, strength, points, unconscious):
-    result = damage_result(damage, strength, RC, stun_weapon=True)
+    result = damage_result(damage, strength, ruleset=RC, stun_weapon=True)
     assert result.stun_points == points
     assert (result.unconscious_for is not None) == unconscious
     assert result.level in (WoundLevel.none, WoundLevel.stunned)
@@ -514,8 +542,8 @@ def test_rc_stun_damage_summary(example, damage, strength, points, unconscious):
     [("H-14 CB-18 House", HOUSE, 1), ("H-16 CB-44 RC", RC, 1), ("baseline is free", STD, 0)],
 )
 def test_setting_a_blaster_to_stun(example, ruleset, actions):
-    assert stun_switch_actions(ruleset) == actions
-    assert multiple_action_penalty(1 + stun_switch_actions(ruleset)) == actions
+    assert stun_switch_actions(ruleset=ruleset) == actions
+    assert multiple_action_penalty(1 + stun_switch_actions(ruleset=ruleset), ruleset=STD) == actions
 
 
 # --- Grenades and thrown weapons -------------------------------------------------------------
@@ -523,17 +551,17 @@ def test_setting_a_blaster_to_stun(example, ruleset, actions):
     ("band", "dice"), [("point_blank", 1), ("short", 1), ("medium", 2), ("long", 3)]
 )
 def test_cb46_rc_grenade_scatter_dice(band, dice):
-    assert grenade_scatter_dice(band, RC) == dice
-    assert grenade_scatter_dice(band) == 0
+    assert grenade_scatter_dice(band, ruleset=RC) == dice
+    assert grenade_scatter_dice(band, ruleset=STD) == 0
 
 
 def test_cb46_a_medium_range_miss_with_7_on_2d_lands_7_m_away():
-    assert roll_grenade_scatter("medium", FixedDice([3, 4]), RC) == 7
+    assert roll_grenade_scatter("medium", rng=FixedDice([3, 4]), ruleset=RC) == 7
 
 
 def test_grenades_and_rocks_cannot_be_thrown_out_of_range():
     with pytest.raises(ValueError, match="beyond long range"):
-        grenade_scatter_dice("out_of_range", RC)
+        grenade_scatter_dice("out_of_range", ruleset=RC)
     with pytest.raises(ValueError, match="beyond long range"):
         thrown_damage("2D", "out_of_range")
 
@@ -568,17 +596,17 @@ def test_cb16_strength_based_damage():
 
 # --- Reactions -------------------------------------------------------------------------------
 def test_cb4_a_2e_reaction_replaces_the_difficulty_even_when_lower():
-    difficulty = reacted_difficulty(18, 11)
+    difficulty = reacted_difficulty(18, 11, ruleset=STD)
     assert difficulty == 11 and is_hit(13, difficulty)
 
 
 def test_cb4_an_rc_combat_dodge_keeps_the_higher_number():
-    assert reacted_difficulty(18, 11, RC) == 18
+    assert reacted_difficulty(18, 11, ruleset=RC) == 18
 
 
 def test_cb4_a_full_reaction_adds_to_the_difficulty():
-    assert reacted_difficulty(18, 11, full=True) == 29
-    assert reacted_difficulty(18, 11, RC, full=True) == 29
+    assert reacted_difficulty(18, 11, ruleset=STD, full=True) == 29
+    assert reacted_difficulty(18, 11, ruleset=RC, full=True) == 29
 
 
 @pytest.mark.parametrize(
@@ -593,31 +621,40 @@ def test_cb4_a_full_reaction_adds_to_the_difficulty():
 )
 def test_cb38_rc_reactions(example, roll_total, full, reaction_haste, attack_haste, difficulty):
     got = reacted_difficulty(
-        15, roll_total, RC, full=full, reaction_haste=reaction_haste, attack_haste=attack_haste
+        15,
+        roll_total,
+        ruleset=RC,
+        full=full,
+        reaction_haste=reaction_haste,
+        attack_haste=attack_haste,
     )
     assert got == difficulty
 
 
 def test_d16_d18_wiki_round_reaction_totals():
-    assert reacted_difficulty(14, 25 - 5) == 20
+    assert reacted_difficulty(14, 25 - 5, ruleset=STD) == 20
     assert not is_hit(20 - 3, 20)
-    assert is_hit(25 - 3, reacted_difficulty(15, 21))
+    assert is_hit(25 - 3, reacted_difficulty(15, 21, ruleset=STD))
 
 
 def test_cb6_without_a_reaction_the_range_difficulty_stands():
-    assert reacted_difficulty(14, None) == 14
+    assert reacted_difficulty(14, None, ruleset=STD) == 14
 
 
 def test_full_reactions_can_be_switched_off():
     with pytest.raises(ValueError, match="no full reactions"):
-        reacted_difficulty(18, 11, RuleSet(full_reaction="none"), full=True)
+        reacted_difficulty(18, 11, ruleset=RuleSet(full_reaction="none"), full=True)
 
 
 def test_cb39_an_rc_full_dodge_gets_its_speed_actions_die_back():
-    assert effective_pool("4D", penalty_dice=full_reaction_penalty(2)) == D("4D")
-    assert effective_pool("4D", actions=2) == D("3D")
-    assert effective_pool("4D", penalty_dice=full_reaction_penalty(3)) == D("3D")
-    assert effective_pool("4D", actions=3) == D("2D")
+    assert effective_pool(
+        "4D", penalty_dice=full_reaction_penalty(2, ruleset=STD), ruleset=RuleSet()
+    ) == D("4D")
+    assert effective_pool("4D", actions=2, ruleset=RuleSet()) == D("3D")
+    assert effective_pool(
+        "4D", penalty_dice=full_reaction_penalty(3, ruleset=STD), ruleset=RuleSet()
+    ) == D("3D")
+    assert effective_pool("4D", actions=3, ruleset=RuleSet()) == D("2D")
 
 
 def test_cb7_house_armed_and_unarmed_modifiers():
@@ -627,8 +664,8 @@ def test_cb7_house_armed_and_unarmed_modifiers():
 
 
 def test_armed_and_unarmed_modifiers_are_house_only():
-    assert house_parry_bonus(defender_armed=True, attacker_armed=False) == 0
-    assert house_attack_bonus(attacker_armed=True, defender_armed=False) == 0
+    assert house_parry_bonus(ruleset=STD, defender_armed=True, attacker_armed=False) == 0
+    assert house_attack_bonus(ruleset=STD, attacker_armed=True, defender_armed=False) == 0
     assert house_parry_bonus(defender_armed=True, attacker_armed=True, ruleset=HOUSE) == 0
 
 
@@ -646,12 +683,12 @@ def test_armed_and_unarmed_modifiers_are_house_only():
     ],
 )
 def test_which_reaction_answers_which_attack(attack, kwargs, skills):
-    assert reaction_skills(attack, **kwargs) == skills
+    assert reaction_skills(attack, **{"ruleset": STD, **kwargs}) == skills
 
 
 def test_unknown_attack_kind_is_refused():
     with pytest.raises(ValueError, match="unknown attack kind"):
-        reaction_skills("psychic")
+        reaction_skills("psychic", ruleset=STD)
 
 
 # --- Damage, armour and the wound level ------------------------------------------------------
@@ -673,7 +710,7 @@ def test_unknown_attack_kind_is_refused():
     ],
 )
 def test_2e_character_damage_chart(example, damage, strength, level):
-    result = wound_level(damage, strength)
+    result = wound_level(damage, strength, ruleset=STD)
     assert str(result) == level and result.name == level
 
 
@@ -702,26 +739,30 @@ def test_2e_character_damage_chart(example, damage, strength, level):
     ],
 )
 def test_rc_damage_summary(example, damage, strength, level):
-    assert wound_level(damage, strength, RC) == WoundLevel(level)
+    assert wound_level(damage, strength, ruleset=RC) == WoundLevel(level)
 
 
 def test_rc_multiples_without_escaping_unscathed_still_stun():
-    assert wound_level(4, 10, RC.replace(escaping_unscathed=False)) == WoundLevel.stunned
+    assert wound_level(4, 10, ruleset=RC.replace(escaping_unscathed=False)) == WoundLevel.stunned
 
 
 def test_a_stunned_result_carries_one_stun_point():
-    assert damage_result(10, 10).stun_points == 1
-    assert damage_result(14, 10).stun_points == 0
+    assert damage_result(10, 10, ruleset=STD).stun_points == 1
+    assert damage_result(14, 10, ruleset=STD).stun_points == 0
 
 
 def test_damage_totals_cannot_be_negative():
     with pytest.raises(ValueError, match="negative"):
-        wound_level(-1, 10)
+        wound_level(-1, 10, ruleset=STD)
 
 
 def test_h1_a_wound_knocks_him_prone_out_of_the_round_at_minus_1d():
-    effects = wound_effects(wound_level(18, 14))
-    assert (effects.falls_prone, effects.loses_rest_of_round, effects.penalty_dice) == (
+    effects = wound_effects(wound_level(18, 14, ruleset=STD), ruleset=STD)
+    assert (
+        effects.falls_prone,
+        effects.loses_rest_of_round,
+        effects.penalty_dice,
+    ) == (
         True,
         True,
         1,
@@ -730,8 +771,11 @@ def test_h1_a_wound_knocks_him_prone_out_of_the_round_at_minus_1d():
 
 def test_h2_cb20_wounded_again_at_full_strength_is_wounded_twice():
     assert resistance_code("3D") == D("3D")
-    assert apply_wound(WoundLevel.wounded, wound_level(20, 14)) == WoundLevel.wounded_twice
-    assert wound_penalty(WoundLevel.wounded_twice) == 2
+    assert (
+        apply_wound(WoundLevel.wounded, wound_level(20, 14, ruleset=STD), ruleset=STD)
+        == WoundLevel.wounded_twice
+    )
+    assert wound_penalty(WoundLevel.wounded_twice, ruleset=STD) == 2
 
 
 def test_cb21_armour_adds_to_strength_against_damage():
@@ -762,30 +806,32 @@ def test_only_explicit_effects_lower_the_strength_roll():
     ],
 )
 def test_cb23_house_short_and_point_blank_hits(example, damage, strength, band, level, needs_gm):
-    result = damage_result(damage, strength, HOUSE, range_band=band)
+    result = damage_result(damage, strength, ruleset=HOUSE, range_band=band)
     assert (result.level, result.needs_gm) == (WoundLevel(level), needs_gm)
 
 
 def test_the_short_range_rule_is_off_outside_house_campaigns():
-    assert damage_result(14, 11, range_band="short").level == WoundLevel.stunned
+    assert damage_result(14, 11, ruleset=STD, range_band="short").level == WoundLevel.stunned
 
 
 def test_cb22_house_wild_die_six_as_a_critical_or_an_explosion():
-    crit = roll("5D", HOUSE, FixedDice([2, 3, 4, 5, 6]), offer_crit=lambda chain: True)
+    crit = roll("5D", ruleset=HOUSE, rng=FixedDice([2, 3, 4, 5, 6]), offer_crit=lambda chain: True)
     assert (crit.total, crit.critical_injury) == (20, True)
-    boom = roll("5D", HOUSE, FixedDice([2, 3, 4, 5, 6, 4]), offer_crit=lambda chain: False)
+    boom = roll(
+        "5D", ruleset=HOUSE, rng=FixedDice([2, 3, 4, 5, 6, 4]), offer_crit=lambda chain: False
+    )
     assert (boom.total, boom.critical_injury) == (24, False)
 
 
 # --- House automatic and suppression fire ----------------------------------------------------
 def test_cb24_full_auto_bursts():
     penalty = multiple_action_penalty(2, full_auto=True, ruleset=HOUSE)
-    assert effective_pool("5D", penalty_dice=penalty) == D("3D")
+    assert effective_pool("5D", penalty_dice=penalty, ruleset=RuleSet()) == D("3D")
     assert 8 + auto_fire_difficulty_modifier(auto_specialization=False, ruleset=HOUSE) == 10
     with_dodge = multiple_action_penalty(3, full_auto=True, ruleset=HOUSE)
-    assert effective_pool("5D", penalty_dice=with_dodge) == D("2D")
-    assert full_auto_may_react(0, HOUSE) and not full_auto_may_react(1, HOUSE)
-    assert effective_pool("6D", penalty_dice=penalty) == D("4D")
+    assert effective_pool("5D", penalty_dice=with_dodge, ruleset=RuleSet()) == D("2D")
+    assert full_auto_may_react(0, ruleset=HOUSE) and not full_auto_may_react(1, ruleset=HOUSE)
+    assert effective_pool("6D", penalty_dice=penalty, ruleset=RuleSet()) == D("4D")
     assert 8 + auto_fire_difficulty_modifier(auto_specialization=True, ruleset=HOUSE) == 8
 
 
@@ -793,38 +839,38 @@ def test_cb24_full_auto_bursts():
     ("roll_total", "hits", "bonus"), [(12, 6, "2D"), (9, 3, "1D"), (8, 0, "0D")]
 )
 def test_cb24_concentrated_fire(roll_total, hits, bonus):
-    assert concentrated_fire_hits(6, roll_total, 10, HOUSE) == hits
+    assert concentrated_fire_hits(6, roll_total, 10, ruleset=HOUSE) == hits
     assert DieCode.from_pips(hits) == D(bonus)
 
 
 def test_cb25_spraying_fire():
     assert spray_follow_up(0.5, ruleset=HOUSE) == (0, 1)
-    assert str(shift("Moderate", -1)) == "Easy"
-    assert spray_follow_up(4, 5, HOUSE) == (4, 0)
+    assert str(shift("Moderate", -1, ruleset=RuleSet())) == "Easy"
+    assert spray_follow_up(4, 5, ruleset=HOUSE) == (4, 0)
     with pytest.raises(ValueError, match="new burst"):
-        spray_follow_up(4, 12, HOUSE)
+        spray_follow_up(4, 12, ruleset=HOUSE)
 
 
 def test_cb26_suppression_fire():
     rolls = [17, 12, 20]
-    assert suppression_successes(rolls, 16, HOUSE) == 2
-    assert suppression_fumble_hits(rolls, 1, HOUSE) == [20]
-    assert suppression_fumble_hits(rolls, 2, HOUSE) == [20, 17]
-    assert suppression_fumble_hits(rolls, 4, HOUSE) == [20, 17, 12, None]
+    assert suppression_successes(rolls, 16, ruleset=HOUSE) == 2
+    assert suppression_fumble_hits(rolls, 1, ruleset=HOUSE) == [20]
+    assert suppression_fumble_hits(rolls, 2, ruleset=HOUSE) == [20, 17]
+    assert suppression_fumble_hits(rolls, 4, ruleset=HOUSE) == [20, 17, 12, None]
 
 
 def test_house_fire_modes_are_refused_in_other_campaigns():
     with pytest.raises(ValueError, match="automatic-fire"):
-        multiple_action_penalty(2, full_auto=True)
+        multiple_action_penalty(2, ruleset=STD, full_auto=True)
     with pytest.raises(ValueError, match="automatic-fire"):
-        concentrated_fire_hits(6, 12, 10)
+        concentrated_fire_hits(6, 12, 10, ruleset=STD)
     with pytest.raises(ValueError, match="suppression"):
-        suppression_successes([17], 16)
+        suppression_successes([17], 16, ruleset=STD)
 
 
 def test_bad_bursts_are_refused():
     with pytest.raises(ValueError, match="at least one shot"):
-        concentrated_fire_hits(0, 12, 10, HOUSE)
+        concentrated_fire_hits(0, 12, 10, ruleset=HOUSE)
     with pytest.raises(ValueError, match="negative"):
         spray_follow_up(-1, ruleset=HOUSE)
 
@@ -835,10 +881,10 @@ SIDE_A = [("P1", "4D", WoundLevel.wounded), ("P2", "3D+1", WoundLevel.none)]
 
 def test_cb2_who_rolls_initiative():
     printed = RuleSet(initiative_roller="highest_printed")
-    assert initiative_roller(SIDE_A, printed) == "P1"
-    assert initiative_pool("4D", wound=WoundLevel.wounded) == D("3D")
-    assert initiative_roller(SIDE_A) == "P2"
-    assert initiative_pool("3D+1") == D("3D+1")
+    assert initiative_roller(SIDE_A, ruleset=printed) == "P1"
+    assert initiative_pool("4D", ruleset=STD, wound=WoundLevel.wounded) == D("3D")
+    assert initiative_roller(SIDE_A, ruleset=STD) == "P2"
+    assert initiative_pool("3D+1", ruleset=STD) == D("3D+1")
 
 
 def test_cb2_ties_are_rerolled_and_the_higher_roll_chooses():
@@ -849,16 +895,16 @@ def test_cb2_ties_are_rerolled_and_the_higher_roll_chooses():
 
 def test_cb2_no_character_points_on_initiative():
     with pytest.raises(ValueError, match="Character Points"):
-        initiative_pool("3D", cp_dice=1)
+        initiative_pool("3D", ruleset=STD, cp_dice=1)
 
 
 def test_cb2_house_slowed_down_costs_another_die():
-    assert initiative_pool("4D", wound=WoundLevel.wounded, slowed_down=True) == D("2D")
+    assert initiative_pool("4D", ruleset=STD, wound=WoundLevel.wounded, slowed_down=True) == D("2D")
 
 
 def test_initiative_needs_someone_on_the_side():
     with pytest.raises(ValueError, match="at least one"):
-        initiative_roller([])
+        initiative_roller([], ruleset=STD)
 
 
 def test_cb1_order_of_actions():
@@ -902,9 +948,9 @@ def test_cb34_rc_declaration_order():
 
 def test_cb30_surprise_per_target_and_any_spotter():
     sneaks, searches = {"A": 14, "B": 9}, {"T1": 10, "T2": 8}
-    assert surprised_targets(sneaks, searches) == {"T2"}
+    assert surprised_targets(sneaks, searches, ruleset=STD) == {"T2"}
     alert_all = RuleSet(surprise_granularity="any_spotter_alerts_all")
-    assert surprised_targets(sneaks, searches, alert_all) == frozenset()
-    assert surprised_targets(sneaks, {"T2": 8}, alert_all) == {"T2"}
+    assert surprised_targets(sneaks, searches, ruleset=alert_all) == frozenset()
+    assert surprised_targets(sneaks, {"T2": 8}, ruleset=alert_all) == {"T2"}
     with pytest.raises(ValueError, match="ambusher"):
-        surprised_targets({}, searches)
+        surprised_targets({}, searches, ruleset=STD)

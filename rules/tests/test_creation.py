@@ -7,7 +7,6 @@ import pytest
 
 from rules import reference
 from rules.creation import (
-    ATTRIBUTES,
     HOUSE_TIMELINE_BONUS,
     HUMAN,
     SkillPick,
@@ -24,7 +23,9 @@ from rules.creation import (
 )
 from rules.dice import DieCode
 from rules.ruleset import RuleSet
+from rules.traits import ATTRIBUTES
 
+UPG = RuleSet()
 HOUSE = RuleSet.preset("house")
 RC = RuleSet.preset("rc")
 
@@ -38,29 +39,29 @@ def _attrs(**changes: str) -> dict[str, str]:
 
 # --- Attributes ----------------------------------------------------------------------------------
 def test_eighteen_dice_within_limits_is_valid():
-    report = check_creation(EVEN)
+    report = check_creation(EVEN, ruleset=UPG)
     assert report.ok
     assert report.attribute_dice_left == DieCode(0)
 
 
 def test_attribute_above_species_maximum_is_named():
-    report = check_creation(_attrs(Dexterity="5D", Knowledge="2D"))
+    report = check_creation(_attrs(dexterity="5D", knowledge="2D"), ruleset=UPG)
     assert "Dexterity 5D is above the species maximum 4D" in report.problems
 
 
 def test_attribute_below_species_minimum_is_named():
-    report = check_creation(_attrs(Strength="1D+2", Knowledge="4D+1"))
+    report = check_creation(_attrs(strength="1D+2", knowledge="4D+1"), ruleset=UPG)
     assert "Strength 1D+2 is below the species minimum 2D" in report.problems
 
 
 def test_overspent_attributes_are_reported():
-    report = check_creation(_attrs(Dexterity="4D"))
+    report = check_creation(_attrs(dexterity="4D"), ruleset=UPG)
     assert "Attributes use 19D of 18D" in report.problems
     assert report.attribute_dice_left == DieCode(-1)
 
 
 def test_underspent_attributes_are_reported():
-    report = check_creation(_attrs(Dexterity="2D+1"))
+    report = check_creation(_attrs(dexterity="2D+1"), ruleset=UPG)
     assert "Attributes: 2 left to spend" not in report.problems
     assert "Attributes: 0D+2 left to spend" in report.problems
     assert report.attribute_dice_left == DieCode(0, 2)
@@ -68,7 +69,7 @@ def test_underspent_attributes_are_reported():
 
 def test_missing_and_unknown_attributes_are_named():
     attrs = {a: "3D" for a in ATTRIBUTES[:5]} | {"Charisma": "3D"}
-    report = check_creation(attrs)
+    report = check_creation(attrs, ruleset=UPG)
     assert "Technical has no code yet" in report.problems
     assert any("'Charisma' is not an attribute" in p for p in report.problems)
 
@@ -87,12 +88,12 @@ def test_npc_and_pc_attribute_budgets(npc, attrs, ok):
 
 
 EWOK_NPC = {
-    "Dexterity": "2D",
-    "Knowledge": "2D",
-    "Mechanical": "2D",
-    "Perception": "2D",
-    "Strength": "2D",
-    "Technical": "2D",
+    "dexterity": "2D",
+    "knowledge": "2D",
+    "mechanical": "2D",
+    "perception": "2D",
+    "strength": "2D",
+    "technical": "2D",
 }
 WIDE = SpeciesLimits.uniform("Ewok", "1D", "9D")
 
@@ -103,7 +104,7 @@ def test_rc_alien_pc_adds_1D_to_each_attribute_C2():
 
 
 def test_rc_alien_pc_with_all_6D_in_strength_is_invalid_C2():
-    attrs = {**EWOK_NPC, "Strength": "8D"}
+    attrs = {**EWOK_NPC, "strength": "8D"}
     report = check_creation(attrs, species=WIDE, ruleset=RC, template=EWOK_NPC)
     assert not report.ok
     assert any("1D of the 6D goes to each attribute" in p for p in report.problems)
@@ -111,15 +112,15 @@ def test_rc_alien_pc_with_all_6D_in_strength_is_invalid_C2():
 
 def test_template_must_give_every_attribute():
     with pytest.raises(ValueError, match="all six attributes"):
-        check_creation(EVEN, template={"Dexterity": "3D"}, ruleset=HOUSE)
+        check_creation(EVEN, template={"dexterity": "3D"}, ruleset=HOUSE)
 
 
 @pytest.mark.parametrize(
     ("proposed", "ok"),
     [
-        pytest.param(_attrs(Dexterity="4D", Knowledge="2D"), True, id="C-9-three-pips-allowed"),
+        pytest.param(_attrs(dexterity="4D", knowledge="2D"), True, id="C-9-three-pips-allowed"),
         pytest.param(
-            _attrs(Dexterity="4D", Knowledge="2D", Mechanical="3D+1", Perception="2D+2"),
+            _attrs(dexterity="4D", knowledge="2D", mechanical="3D+1", perception="2D+2"),
             False,
             id="C-9-four-pips-invalid",
         ),
@@ -131,22 +132,22 @@ def test_house_attribute_pips_moved(proposed, ok):
 
 def test_house_moving_pips_still_respects_species_maximum_C9():
     report = check_creation(
-        _attrs(Dexterity="4D+1", Knowledge="2D+2"),
+        _attrs(dexterity="4D+1", knowledge="2D+2"),
         species=HUMAN,
         ruleset=HOUSE,
-        template=_attrs(Dexterity="4D"),
+        template=_attrs(dexterity="4D"),
     )
     assert "Dexterity 4D+1 is above the species maximum 4D" in report.problems
 
 
 def test_pips_moved_counts_rises_only():
-    assert attribute_pips_moved(EVEN, _attrs(Dexterity="4D", Knowledge="2D")) == 3
+    assert attribute_pips_moved(EVEN, _attrs(dexterity="4D", knowledge="2D")) == 3
 
 
 def test_species_with_per_attribute_limits():
-    limits = {a: ("1D", "4D") for a in ATTRIBUTES} | {"Strength": ("2D", "5D")}
+    limits = {a: ("1D", "4D") for a in ATTRIBUTES} | {"strength": ("2D", "5D")}
     wookiee = SpeciesLimits.of("Wookiee", limits, move=11)
-    assert check_creation(_attrs(Strength="5D", Knowledge="1D"), species=wookiee).ok
+    assert check_creation(_attrs(strength="5D", knowledge="1D"), species=wookiee, ruleset=UPG).ok
     with pytest.raises(ValueError, match="no limits given for"):
         SpeciesLimits.of("Partial", {"Strength": ("1D", "2D")})
 
@@ -162,51 +163,57 @@ def _seven_dice() -> list[SkillPick]:
 
 
 def test_seven_skill_dice_spent_is_valid():
-    report = check_creation(EVEN, _seven_dice())
+    report = check_creation(EVEN, _seven_dice(), ruleset=UPG)
     assert report.ok, report.problems
     assert report.skill_dice_left == DieCode(0)
 
 
 def test_skill_dice_left_are_reported():
-    report = check_creation(EVEN, [SkillPick("blaster", "5D"), SkillPick("dodge", "4D")])
+    report = check_creation(
+        EVEN, [SkillPick("blaster", "5D"), SkillPick("dodge", "4D")], ruleset=UPG
+    )
     assert "Skills: 4D left to spend" in report.problems
     assert report.skill_dice_left == DieCode(4)
 
 
 def test_skill_dice_overspent_are_reported():
-    report = check_creation(EVEN, [*_seven_dice(), SkillPick("hide", "3D+1")])
+    report = check_creation(EVEN, [*_seven_dice(), SkillPick("hide", "3D+1")], ruleset=UPG)
     assert "Skills use 7D+1 of 7D" in report.problems
 
 
 def test_more_than_2D_on_one_skill_is_refused():
-    report = check_creation(EVEN, [SkillPick("blaster", "6D")])
+    report = check_creation(EVEN, [SkillPick("blaster", "6D")], ruleset=UPG)
     assert any("at most 2D may be added to one skill" in p for p in report.problems)
 
 
 def test_skill_below_its_attribute_is_refused():
-    report = check_creation(EVEN, [SkillPick("blaster", "2D")])
+    report = check_creation(EVEN, [SkillPick("blaster", "2D")], ruleset=UPG)
     assert "blaster 2D is below its attribute Dexterity 3D" in report.problems
 
 
 def test_custom_skill_needs_its_attribute():
-    report = check_creation(EVEN, [SkillPick("podracing", "4D")])
+    report = check_creation(EVEN, [SkillPick("podracing", "4D")], ruleset=UPG)
     assert "say which attribute podracing belongs to" in report.problems
-    ok = check_creation(EVEN, [SkillPick("podracing", "4D", attribute="Mechanical")])
+    ok = check_creation(EVEN, [SkillPick("podracing", "4D", attribute="Mechanical")], ruleset=UPG)
     assert "say which attribute podracing belongs to" not in ok.problems
 
 
 def test_skill_with_an_unknown_attribute_is_refused():
-    report = check_creation(EVEN, [SkillPick("podracing", "4D", attribute="Luck")])
+    report = check_creation(EVEN, [SkillPick("podracing", "4D", attribute="Luck")], ruleset=UPG)
     assert "podracing: 'Luck' is not an attribute" in report.problems
 
 
 def test_a_skill_chosen_twice_is_reported():
-    report = check_creation(EVEN, [SkillPick("blaster", "4D"), SkillPick("blaster", "4D")])
+    report = check_creation(
+        EVEN, [SkillPick("blaster", "4D"), SkillPick("blaster", "4D")], ruleset=UPG
+    )
     assert "blaster is chosen 2 times" in report.problems
 
 
 def test_a_skill_chosen_twice_in_different_cases_is_the_same_skill():
-    report = check_creation(EVEN, [SkillPick("blaster", "4D"), SkillPick("Blaster", "4D")])
+    report = check_creation(
+        EVEN, [SkillPick("blaster", "4D"), SkillPick("Blaster", "4D")], ruleset=UPG
+    )
     assert "blaster is chosen 2 times" in report.problems
 
 
@@ -242,13 +249,13 @@ def test_a_printed_species_is_not_held_to_the_proposal_range():
 
 def test_limits_not_entered_yet_refuse_no_code():
     unknown = SpeciesLimits.not_entered("Ewok")
-    report = check_creation(_attrs(Dexterity="9D", Knowledge="0D"), species=unknown)
+    report = check_creation(_attrs(dexterity="9D", knowledge="0D"), species=unknown, ruleset=UPG)
     assert not any("species m" in p for p in report.problems)
 
 
 def test_starting_credits_are_the_ruleset_start():
-    assert starting_credits(RuleSet()) == 1000
-    assert starting_credits(HOUSE) == 1000
+    assert starting_credits(ruleset=RuleSet()) == 1000
+    assert starting_credits(ruleset=HOUSE) == 1000
 
 
 def test_trading_1D_for_three_specializations_C45():
@@ -260,21 +267,21 @@ def test_trading_1D_for_three_specializations_C45():
         SkillPick("dodge: energy weapons", "6D", specialization_of="dodge"),
         SkillPick("sneak: jungle", "6D", specialization_of="sneak"),
     ]
-    report = check_creation(EVEN, picks)
+    report = check_creation(EVEN, picks, ruleset=UPG)
     assert report.ok, report.problems
     assert (report.skill_dice_left, report.specialization_dice_left) == (DieCode(0), DieCode(0))
 
 
 def test_specialization_dice_left_after_a_partial_trade():
     picks = [*_seven_dice()[:3], SkillPick("blaster: heavy", "6D", specialization_of="blaster")]
-    report = check_creation(EVEN, picks)
+    report = check_creation(EVEN, picks, ruleset=UPG)
     assert report.specialization_dice_left == DieCode(2)
     assert report.skill_dice_left == DieCode(0)
 
 
 def test_specialization_of_a_skill_not_taken_is_bought_above_the_attribute():
     picks = [*_seven_dice()[:3], SkillPick("blaster: heavy", "4D", specialization_of="blaster")]
-    assert check_creation(EVEN, picks[1:]).specialization_dice_left == DieCode(2)
+    assert check_creation(EVEN, picks[1:], ruleset=UPG).specialization_dice_left == DieCode(2)
 
 
 def test_specialization_must_be_above_its_skill():
@@ -282,7 +289,7 @@ def test_specialization_must_be_above_its_skill():
         SkillPick("blaster", "4D"),
         SkillPick("blaster: heavy", "4D", specialization_of="blaster"),
     ]
-    report = check_creation(EVEN, picks)
+    report = check_creation(EVEN, picks, ruleset=UPG)
     assert "blaster: heavy 4D must be above blaster 4D" in report.problems
 
 
@@ -291,11 +298,15 @@ def test_specialization_of_a_custom_skill_takes_its_attribute():
         SkillPick("podracing", "4D", attribute="Mechanical"),
         SkillPick("podracing: Boonta", "5D", specialization_of="podracing"),
     ]
-    assert not any("say which attribute" in p for p in check_creation(EVEN, picks).problems)
+    assert not any(
+        "say which attribute" in p for p in check_creation(EVEN, picks, ruleset=UPG).problems
+    )
 
 
 def test_advanced_skills_are_bought_from_zero():
-    report = check_creation(EVEN, [SkillPick("(A) medicine", "1D", "Technical", advanced=True)])
+    report = check_creation(
+        EVEN, [SkillPick("(A) medicine", "1D", "Technical", advanced=True)], ruleset=UPG
+    )
     assert report.skill_dice_left == DieCode(6)
 
 
@@ -314,7 +325,7 @@ def test_house_starting_code_caps(code, specialization, ok):
 
 
 def test_house_validator_applies_the_skill_cap_C8():
-    attrs = _attrs(Dexterity="4D+1", Knowledge="2D+2")
+    attrs = _attrs(dexterity="4D+1", knowledge="2D+2")
     report = check_creation(attrs, [SkillPick("blaster", "6D+1")], ruleset=HOUSE)
     assert "blaster 6D+1 is above the House starting limit of 6D for a skill" in report.problems
 
@@ -353,15 +364,15 @@ def test_house_specialization_is_exactly_plus_1D_C7():
 
 # --- Starting points -----------------------------------------------------------------------------
 def test_2e_starting_points():
-    report = check_creation(EVEN, force_sensitive=True)
+    report = check_creation(EVEN, force_sensitive=True, ruleset=UPG)
     assert (report.character_points, report.force_points, report.dark_side_points) == (5, 2, 0)
-    assert check_creation(EVEN).force_points == 1
+    assert check_creation(EVEN, ruleset=UPG).force_points == 1
 
 
 def test_2e_new_character_has_no_dark_side_points():
     assert (
         "a new character starts with no Dark Side Points"
-        in check_creation(EVEN, dark_side_points=1).problems
+        in check_creation(EVEN, dark_side_points=1, ruleset=UPG).problems
     )
 
 
@@ -385,7 +396,7 @@ def test_rc_starting_skill_points_are_left_to_the_gm():
     ],
 )
 def test_house_starting_cp(kwargs, total):
-    start = house_starting_points(**kwargs)
+    start = house_starting_points(**kwargs, ruleset=HOUSE)
     assert start.total == total
     assert (start.cp_slot, start.extra_cp_slot) == (20, total - 20)
     assert not start.problems
@@ -400,7 +411,7 @@ def test_house_starting_cp(kwargs, total):
     ],
 )
 def test_house_starting_cp_problems(kwargs, message):
-    assert any(message in p for p in house_starting_points(**kwargs).problems)
+    assert any(message in p for p in house_starting_points(**kwargs, ruleset=HOUSE).problems)
 
 
 def test_house_validator_reports_starting_slots():
@@ -438,12 +449,12 @@ def test_house_gotal_force_sensitive_note_C13():
     ],
 )
 def test_house_party_limits(types, ok):
-    assert (check_party(types) == []) is ok
+    assert (check_party(types, ruleset=HOUSE) == []) is ok
 
 
 def test_party_limits_lapse_once_the_campaign_has_started():
-    assert check_party(["jedi"] * 3, campaign_started=True) == []
-    assert check_party(["dark side"], campaign_started=True)
+    assert check_party(["jedi"] * 3, campaign_started=True, ruleset=HOUSE) == []
+    assert check_party(["dark side"], campaign_started=True, ruleset=HOUSE)
 
 
 def test_no_party_limits_outside_house():
@@ -451,9 +462,9 @@ def test_no_party_limits_outside_house():
 
 
 def test_standard_skill_list_names_its_attribute():
-    assert skill_attribute("blaster") == "Dexterity"
-    assert skill_attribute("willpower") == "Knowledge"
-    assert skill_attribute("climbing/jumping") == "Strength"
+    assert skill_attribute("blaster") == "dexterity"
+    assert skill_attribute("willpower") == "knowledge"
+    assert skill_attribute("climbing/jumping") == "strength"
     assert skill_attribute("podracing") is None
 
 

@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 
 from rules.dice import (
     MAX_EXPLOSIONS,
+    DiceError,
     DieCode,
     DieCodeError,
     FixedDice,
+    Roll,
     SeededDice,
     SystemDice,
     effective_pool,
@@ -251,7 +253,7 @@ def test_pool_add_keeps_pips():
 
 def test_d5_in_play_4d_plus_six_pips_rolls_4d6():
     assert DieCode(4).pool_add("+6") == DieCode(4, 6)
-    assert effective_pool("4D", bonus="+6") == DieCode(4, 6)
+    assert effective_pool("4D", bonus="+6", ruleset=RuleSet()) == DieCode(4, 6)
 
 
 def test_d5_house_rules_normalize_pips_in_play():
@@ -260,7 +262,7 @@ def test_d5_house_rules_normalize_pips_in_play():
 
 def test_d2_force_point_doubles_5d2_to_10d4():
     assert DieCode(5, 2).doubled() == DieCode(10, 4)
-    assert effective_pool("5D+2", force_point=True) == DieCode(10, 4)
+    assert effective_pool("5D+2", force_point=True, ruleset=RuleSet()) == DieCode(10, 4)
 
 
 @given(pools, pools)
@@ -345,7 +347,7 @@ def test_fixed_dice_give_their_faces_in_order_and_then_refuse():
 
 
 def test_fixed_dice_refuse_impossible_faces():
-    with pytest.raises(ValueError, match="cannot show 7"):
+    with pytest.raises(DiceError, match="cannot show 7"):
         FixedDice([7]).d6()
 
 
@@ -363,11 +365,11 @@ def test_system_dice_stay_on_the_die():
 
 # --- explode ----------------------------------------------------------------------------------
 def test_a_six_is_rolled_again_and_added_for_as_long_as_sixes_come_up():
-    assert explode(FixedDice([6, 6, 2])) == ([6, 6, 2], False)
+    assert explode(rng=FixedDice([6, 6, 2])) == ([6, 6, 2], False)
 
 
 def test_a_broken_source_of_endless_sixes_stops():
-    chain, crit = explode(SixesForever())
+    chain, crit = explode(rng=SixesForever())
     assert len(chain) == MAX_EXPLOSIONS + 1
     assert not crit
 
@@ -379,31 +381,31 @@ def test_offer_crit_is_asked_on_each_six():
         asked.append(list(chain))
         return len(chain) == 2
 
-    assert explode(FixedDice([6, 6]), choose) == ([6, 6], True)
+    assert explode(rng=FixedDice([6, 6]), offer_crit=choose) == ([6, 6], True)
     assert asked == [[6], [6, 6]]
 
 
 # --- rolling without a Wild Die ---------------------------------------------------------------
 def test_d1_4d2_showing_4_1_3_1_totals_11():
-    result = roll("4D+2", RC, FixedDice([4, 1, 3, 1]))
+    result = roll("4D+2", ruleset=RC, rng=FixedDice([4, 1, 3, 1]))
     assert result.total == 11
     assert result.normal == (4, 1, 3, 1)
     assert result.wild == ()
 
 
 def test_wild_die_false_overrides_the_ruleset():
-    assert roll("4D+2", RuleSet(), FixedDice([4, 1, 3, 1]), wild_die=False).total == 11
+    assert roll("4D+2", ruleset=RuleSet(), rng=FixedDice([4, 1, 3, 1]), wild_die=False).total == 11
 
 
 def test_wild_die_true_overrides_a_ruleset_without_one():
-    result = roll("2D", RC, FixedDice([3, 6, 2]), wild_die=True)
+    result = roll("2D", ruleset=RC, rng=FixedDice([3, 6, 2]), wild_die=True)
     assert result.wild == (6, 2)
     assert result.total == 11
 
 
 @given(pools, st.integers(min_value=0, max_value=10_000))
 def test_without_a_wild_die_the_total_is_the_dice_plus_pips(code, seed):
-    result = roll(code, RC, SeededDice(seed))
+    result = roll(code, ruleset=RC, rng=SeededDice(seed))
     assert len(result.normal) == code.dice
     assert all(1 <= d <= 6 for d in result.normal)
     assert result.total == sum(result.normal) + code.pips
@@ -411,7 +413,7 @@ def test_without_a_wild_die_the_total_is_the_dice_plus_pips(code, seed):
 
 # --- the Wild Die -----------------------------------------------------------------------------
 def test_the_last_die_is_the_wild_die_and_explodes_on_six():
-    result = roll("3D", RuleSet(), FixedDice([2, 3, 6, 6, 4]))
+    result = roll("3D", ruleset=RuleSet(), rng=FixedDice([2, 3, 6, 6, 4]))
     assert result.normal == (2, 3)
     assert result.wild == (6, 6, 4)
     assert result.exploded
@@ -419,7 +421,7 @@ def test_the_last_die_is_the_wild_die_and_explodes_on_six():
 
 
 def test_a_one_on_an_extra_wild_die_roll_is_just_one():
-    result = roll("3D", wild_one("subtract"), FixedDice([4, 2, 6, 1]))
+    result = roll("3D", ruleset=wild_one("subtract"), rng=FixedDice([4, 2, 6, 1]))
     assert result.total == 13
     assert result.removed == ()
     assert result.complication is None
@@ -436,7 +438,7 @@ def test_a_one_on_an_extra_wild_die_roll_is_just_one():
     ],
 )
 def test_wild_die_one_per_option(option, total, removed, complication, needs_choice):
-    result = roll("3D", wild_one(option), FixedDice([4, 2, 1]))
+    result = roll("3D", ruleset=wild_one(option), rng=FixedDice([4, 2, 1]))
     assert result.wild_one
     assert result.total == total
     assert result.removed == removed
@@ -445,24 +447,26 @@ def test_wild_die_one_per_option(option, total, removed, complication, needs_cho
 
 
 def test_a_gm_choice_roll_shows_the_total_if_the_gm_subtracts():
-    result = roll("3D", wild_one("gm_choice"), FixedDice([4, 2, 1]))
+    result = roll("3D", ruleset=wild_one("gm_choice"), rng=FixedDice([4, 2, 1]))
     assert result.total_if_subtracted == 2
     assert result.notes
 
 
 def test_total_if_subtracted_is_the_total_when_nothing_can_be_taken_away():
-    assert roll("3D", RuleSet(), FixedDice([4, 2, 5])).total_if_subtracted == 11
-    assert roll("3D", wild_one("subtract"), FixedDice([4, 2, 1])).total_if_subtracted == 2
+    assert roll("3D", ruleset=RuleSet(), rng=FixedDice([4, 2, 5])).total_if_subtracted == 11
+    assert (
+        roll("3D", ruleset=wild_one("subtract"), rng=FixedDice([4, 2, 1])).total_if_subtracted == 2
+    )
 
 
 def test_a_one_die_pool_whose_wild_die_shows_one_loses_only_the_one():
-    result = roll("1D+2", wild_one("subtract"), FixedDice([1]))
+    result = roll("1D+2", ruleset=wild_one("subtract"), rng=FixedDice([1]))
     assert result.removed == (1,)
     assert result.total == 2
 
 
 def test_a_subtracted_total_never_goes_below_zero():
-    assert roll("2D", wild_one("subtract"), FixedDice([6, 1])).total == 0
+    assert roll("2D", ruleset=wild_one("subtract"), rng=FixedDice([6, 1])).total == 0
 
 
 # --- Character Point dice ---------------------------------------------------------------------
@@ -477,33 +481,33 @@ def test_a_subtracted_total_never_goes_below_zero():
     ],
 )
 def test_d40_character_point_dice(ruleset, faces, total, removed):
-    result = roll("4D", ruleset, FixedDice(faces), cp_dice=2)
+    result = roll("4D", ruleset=ruleset, rng=FixedDice(faces), cp_dice=2)
     assert result.total == total
     assert result.removed == removed
     assert result.cp == ((6, 3), (1,))
 
 
 def test_a_one_on_a_cp_die_is_just_one():
-    result = roll("2D", RuleSet(), FixedDice([3, 4, 1]), cp_dice=1)
+    result = roll("2D", ruleset=RuleSet(), rng=FixedDice([3, 4, 1]), cp_dice=1)
     assert result.total == 8
     assert result.complication is None
     assert result.removed == ()
 
 
 def test_cp_dice_explode_and_are_never_the_highest_die_removed():
-    result = roll("2D", wild_one("subtract"), FixedDice([2, 1, 6, 6, 5]), cp_dice=1)
+    result = roll("2D", ruleset=wild_one("subtract"), rng=FixedDice([2, 1, 6, 6, 5]), cp_dice=1)
     assert result.removed == (1, 2)
     assert result.cp == ((6, 6, 5),)
     assert result.total == 17
 
 
 def test_cp_dice_are_rolled_without_a_wild_die_too():
-    assert roll("2D", RC, FixedDice([2, 3, 6, 1]), cp_dice=1).total == 12
+    assert roll("2D", ruleset=RC, rng=FixedDice([2, 3, 6, 1]), cp_dice=1).total == 12
 
 
 def test_negative_cp_dice_are_refused():
-    with pytest.raises(ValueError, match="Character Point dice cannot be negative"):
-        roll("2D", RuleSet(), FixedDice([]), cp_dice=-1)
+    with pytest.raises(DiceError, match="Character Point dice cannot be negative"):
+        roll("2D", ruleset=RuleSet(), rng=FixedDice([]), cp_dice=-1)
 
 
 # --- House Wild Die table (D-41) --------------------------------------------------------------
@@ -517,57 +521,61 @@ def test_negative_cp_dice_are_refused():
     ],
 )
 def test_d41_house_wild_die_one_table(table, total, total_with_cp, complication):
-    plain = roll("3D", HOUSE, FixedDice([4, 2, 1, table]))
+    plain = roll("3D", ruleset=HOUSE, rng=FixedDice([4, 2, 1, table]))
     assert plain.total == total
     assert plain.house_table == table
     assert plain.complication == complication
-    with_cp = roll("3D", HOUSE, FixedDice([4, 2, 1, table, 5]), cp_dice=1)
+    with_cp = roll("3D", ruleset=HOUSE, rng=FixedDice([4, 2, 1, table, 5]), cp_dice=1)
     assert with_cp.total == total_with_cp
     assert with_cp.cp == ((5,),)
 
 
 @pytest.mark.parametrize("table", [3, 5])
 def test_house_table_three_to_five_removes_the_one_and_the_highest_die(table):
-    result = roll("3D", HOUSE, FixedDice([4, 2, 1, table]))
+    result = roll("3D", ruleset=HOUSE, rng=FixedDice([4, 2, 1, table]))
     assert result.removed == (1, 4)
     assert result.total == 2
 
 
 def test_house_table_is_rolled_only_for_a_wild_die_one():
-    result = roll("3D", HOUSE, FixedDice([4, 2, 3, 5]), cp_dice=1)
+    result = roll("3D", ruleset=HOUSE, rng=FixedDice([4, 2, 3, 5]), cp_dice=1)
     assert result.house_table is None
     assert result.cp == ((5,),)
     assert result.total == 14
 
 
 def test_house_table_on_a_one_die_pool():
-    result = roll("1D", HOUSE, FixedDice([1, 3]))
+    result = roll("1D", ruleset=HOUSE, rng=FixedDice([1, 3]))
     assert result.removed == (1,)
     assert result.total == 0
 
 
 def test_d41_house_damage_roll_taking_the_critical_injury():
-    result = roll("5D", HOUSE, FixedDice([2, 3, 4, 5, 6]), offer_crit=lambda chain: True)
+    result = roll(
+        "5D", ruleset=HOUSE, rng=FixedDice([2, 3, 4, 5, 6]), offer_crit=lambda chain: True
+    )
     assert result.total == 20
     assert result.critical_injury
     assert result.wild == (6,)
 
 
 def test_d41_house_damage_roll_exploding_instead_cb22():
-    result = roll("5D", HOUSE, FixedDice([2, 3, 4, 5, 6, 4]), offer_crit=lambda chain: False)
+    result = roll(
+        "5D", ruleset=HOUSE, rng=FixedDice([2, 3, 4, 5, 6, 4]), offer_crit=lambda chain: False
+    )
     assert result.total == 24
     assert not result.critical_injury
 
 
 def test_critical_injuries_are_not_offered_without_the_house_rule():
-    result = roll("2D", RuleSet(), FixedDice([2, 6, 3]), offer_crit=lambda chain: True)
+    result = roll("2D", ruleset=RuleSet(), rng=FixedDice([2, 6, 3]), offer_crit=lambda chain: True)
     assert result.wild == (6, 3)
     assert not result.critical_injury
 
 
 # --- draw order (§2.6) ------------------------------------------------------------------------
 def test_dice_are_drawn_ordinary_then_wild_then_house_table_then_cp():
-    result = roll("3D", HOUSE, FixedDice([5, 4, 1, 3, 6, 2, 2]), cp_dice=2)
+    result = roll("3D", ruleset=HOUSE, rng=FixedDice([5, 4, 1, 3, 6, 2, 2]), cp_dice=2)
     assert result.normal == (5, 4)
     assert result.wild == (1,)
     assert result.house_table == 3
@@ -577,7 +585,7 @@ def test_dice_are_drawn_ordinary_then_wild_then_house_table_then_cp():
 
 # --- pools: Force Point, MAP, penalties, 0D ---------------------------------------------------
 def test_a_force_point_doubles_the_pool_before_rolling():
-    result = roll("2D+1", RC, FixedDice([1, 2, 3, 4]), force_point=True)
+    result = roll("2D+1", ruleset=RC, rng=FixedDice([1, 2, 3, 4]), force_point=True)
     assert result.pool == DieCode(4, 2)
     assert result.code == DieCode(2, 1)
     assert result.force_point
@@ -589,50 +597,52 @@ def test_a_force_point_doubles_the_pool_before_rolling():
     [(1, 0, "4D+1"), (2, 0, "3D+1"), (3, 0, "2D+1"), (2, 1, "2D+1"), (6, 0, "0D+1")],
 )
 def test_each_action_beyond_the_first_and_each_penalty_die_take_1d(actions, penalty, pool):
-    assert effective_pool("4D+1", actions=actions, penalty_dice=penalty) == DieCode.parse(pool)
+    assert effective_pool(
+        "4D+1", actions=actions, penalty_dice=penalty, ruleset=RuleSet()
+    ) == DieCode.parse(pool)
 
 
 def test_a_rolled_pool_carries_the_multiple_action_penalty():
-    result = roll("4D", RC, FixedDice([6, 6]), actions=3)
+    result = roll("4D", ruleset=RC, rng=FixedDice([6, 6]), actions=3)
     assert result.pool == DieCode(2)
     assert result.total == 12
 
 
 def test_bonus_dice_are_added_to_the_pool_before_penalties():
-    assert effective_pool("3D", bonus="+1D+2", actions=2) == DieCode(3, 2)
+    assert effective_pool("3D", bonus="+1D+2", actions=2, ruleset=RuleSet()) == DieCode(3, 2)
 
 
 @pytest.mark.parametrize(("actions", "penalty"), [(0, 0), (1, -1)])
 def test_impossible_action_counts_and_penalties_are_refused(actions, penalty):
-    with pytest.raises(ValueError):
-        effective_pool("4D", actions=actions, penalty_dice=penalty)
+    with pytest.raises(DiceError):
+        effective_pool("4D", actions=actions, penalty_dice=penalty, ruleset=RuleSet())
 
 
 def test_a_0d_pool_rolls_no_dice_and_counts_its_pips():
-    result = roll("0D+2", RuleSet(), FixedDice([]))
+    result = roll("0D+2", ruleset=RuleSet(), rng=FixedDice([]))
     assert result.total == 2
     assert result.normal == ()
     assert result.wild == ()
 
 
 def test_a_pool_reduced_to_0d_by_penalties_totals_its_pips():
-    assert roll("1D+1", RuleSet(), FixedDice([]), actions=2).total == 1
+    assert roll("1D+1", ruleset=RuleSet(), rng=FixedDice([]), actions=2).total == 1
 
 
 def test_a_negative_total_counts_as_zero():
-    assert roll("3D-6", RC, FixedDice([1, 2, 1])).total == 0
-    assert roll("0D-2", RuleSet(), FixedDice([])).total == 0
+    assert roll("3D-6", ruleset=RC, rng=FixedDice([1, 2, 1])).total == 0
+    assert roll("0D-2", ruleset=RuleSet(), rng=FixedDice([])).total == 0
 
 
 def test_a_flat_modifier_is_added_to_the_total():
-    result = roll("2D", RC, FixedDice([3, 4]), modifier=5)
+    result = roll("2D", ruleset=RC, rng=FixedDice([3, 4]), modifier=5)
     assert result.total == 12
     assert result.modifier == 5
 
 
 @given(pools, st.integers(min_value=0, max_value=3), st.integers(min_value=0, max_value=10_000))
 def test_a_roll_is_never_negative_and_keeps_every_die(code, cp, seed):
-    result = roll(code, RuleSet(wild_die_one="subtract"), SeededDice(seed), cp_dice=cp)
+    result = roll(code, ruleset=RuleSet(wild_die_one="subtract"), rng=SeededDice(seed), cp_dice=cp)
     assert result.total >= 0
     kept = sum(result.normal) + sum(result.wild) + sum(sum(c) for c in result.cp)
     assert result.total == max(0, kept + code.pips - sum(result.removed))
@@ -640,17 +650,19 @@ def test_a_roll_is_never_negative_and_keeps_every_die(code, cp, seed):
 
 @given(pools, st.integers(min_value=0, max_value=10_000))
 def test_the_same_seed_rolls_the_same_result(code, seed):
-    assert roll(code, RuleSet(), SeededDice(seed)) == roll(code, RuleSet(), SeededDice(seed))
+    assert roll(code, ruleset=RuleSet(), rng=SeededDice(seed)) == roll(
+        code, ruleset=RuleSet(), rng=SeededDice(seed)
+    )
 
 
-def test_rolling_without_a_source_uses_real_dice():
-    result = roll("3D")
+def test_system_dice_roll_real_dice():
+    result = roll("3D", ruleset=RuleSet(), rng=SystemDice())
     assert len(result.normal) == 2
     assert result.total >= 2
 
 
 def test_a_roll_serialises_every_die_to_json():
-    result = roll("3D", HOUSE, FixedDice([5, 4, 1, 3, 6, 2]), cp_dice=1, modifier=1)
+    result = roll("3D", ruleset=HOUSE, rng=FixedDice([5, 4, 1, 3, 6, 2]), cp_dice=1, modifier=1)
     data = json.loads(json.dumps(result.to_json()))
     assert data["code"] == "3D"
     assert data["normal"] == [5, 4]
@@ -659,3 +671,74 @@ def test_a_roll_serialises_every_die_to_json():
     assert data["cp"] == [[6, 2]]
     assert data["removed"] == [1, 5]
     assert data["total"] == result.total == 13
+
+
+# ---------------------------------------------------------------------------------------------
+# A stored roll: Roll.to_json / Roll.from_json
+# ---------------------------------------------------------------------------------------------
+rulesets = st.sampled_from(
+    [RuleSet(), HOUSE, RC, *(wild_one(o) for o in ("subtract", "normal", "gm_choice"))]
+)
+
+
+@st.composite
+def rolls(draw: st.DrawFn) -> Roll:
+    """Rolls as the engine makes them, under every Wild Die 1 rule, with CP dice, a Force
+    Point, extra actions, modifiers and the House critical-injury offer."""
+    keep_crit = draw(st.booleans())
+    return roll(
+        draw(pools),
+        ruleset=draw(rulesets),
+        rng=SeededDice(draw(st.integers(min_value=0, max_value=10_000))),
+        actions=draw(st.integers(min_value=1, max_value=3)),
+        penalty_dice=draw(st.integers(min_value=0, max_value=2)),
+        modifier=draw(st.integers(min_value=-5, max_value=5)),
+        cp_dice=draw(st.integers(min_value=0, max_value=2)),
+        force_point=draw(st.booleans()),
+        offer_crit=lambda chain: keep_crit,
+    )
+
+
+@given(rolls())
+def test_a_stored_roll_reads_back_as_the_same_roll(result):
+    assert Roll.from_json(result.to_json()) == result
+
+
+@given(rolls())
+def test_a_roll_survives_a_trip_through_json_text(result):
+    assert Roll.from_json(json.loads(json.dumps(result.to_json()))) == result
+
+
+def test_a_stored_roll_may_carry_the_apps_own_keys():
+    result = roll("3D", ruleset=HOUSE, rng=FixedDice([5, 4, 1, 3, 6, 2]), cp_dice=1)
+    stored = {**result.to_json(), "actions": 1, "wound_penalty": 0, "trait": "blaster"}
+    assert Roll.from_json(stored) == result
+
+
+def _stored(**changes):
+    data = roll("3D", ruleset=RuleSet(), rng=FixedDice([5, 4, 3])).to_json()
+    return {**data, **changes}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("3D", "a stored roll is a JSON object"),
+        ({"pool": "3D", "normal": [5, 4], "total": 12}, "has no 'code'"),
+        (_stored(code="4X"), "code"),
+        (_stored(normal=[5, 7]), "a d6 shows 1 to 6"),
+        (_stored(normal=[5, True]), "a d6 shows 1 to 6"),
+        (_stored(normal="54"), "'normal' must be a list"),
+        (_stored(cp=[5]), "'cp' must be a list of lists"),
+        (_stored(total=13), "does not match its dice"),
+        (_stored(total=-1), "does not match its dice"),
+        (_stored(modifier="2"), "'modifier' must be a whole number"),
+        (_stored(critical_injury="no"), "'critical_injury' must be true or false"),
+        (_stored(complication=3), "'complication' must be text or null"),
+        (_stored(house_table=7), "'house_table' must be a d6 face or null"),
+        (_stored(notes=[1]), "'notes' must be a list of text"),
+    ],
+)
+def test_a_damaged_stored_roll_is_refused_with_a_reason(data, message):
+    with pytest.raises(DiceError, match=message):
+        Roll.from_json(data)

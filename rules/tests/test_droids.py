@@ -19,12 +19,12 @@ from rules.droids import (
     building_dice,
     building_dice_budget,
     droid_skill_cost,
+    droid_starting_force_points,
     item_building_dice,
     load_droid_templates,
     skill_building_dice,
     skill_from_building_dice,
     speed_building_dice,
-    starting_force_points,
     validate_droid,
 )
 from rules.ruleset import RuleSet
@@ -82,26 +82,26 @@ def test_E14_charging_the_vocabulator_sounds_as_a_feature_puts_3po_over_budget()
     ids=["E15-new-skill-1000-credits", "improve-4D", "improve-to-13D"],
 )
 def test_E15_droid_skills_cost_skill_points_and_a_new_one_1000_credits(current, points, credits):
-    cost = droid_skill_cost("astrogation", current, "2D", RC)
+    cost = droid_skill_cost("astrogation", current, "2D", ruleset=RC)
     assert (cost.points, cost.credits, cost.new_skill) == (points, credits, current is None)
 
 
 def test_E15_a_new_droid_skill_starts_one_pip_above_its_attribute():
-    assert droid_skill_cost("astrogation", None, "2D", RC).result == DieCode(2, 1)
+    assert droid_skill_cost("astrogation", None, "2D", ruleset=RC).result == DieCode(2, 1)
 
 
 def test_a_new_droid_skill_costs_no_credits_outside_the_rules_companion():
-    assert droid_skill_cost("astrogation", None, "2D").credits == 0
+    assert droid_skill_cost("astrogation", None, "2D", ruleset=RuleSet()).credits == 0
 
 
 def test_E16_a_player_character_droid_gets_65d_and_one_force_point():
     assert building_dice_budget(player_character=True) == 65
-    assert starting_force_points(player_character=True) == 1
+    assert droid_starting_force_points(player_character=True) == 1
 
 
 def test_an_npc_droid_gets_35d_and_no_force_point():
     assert building_dice_budget(player_character=False) == 35
-    assert starting_force_points(player_character=False) == 0
+    assert droid_starting_force_points(player_character=False) == 0
 
 
 @pytest.mark.parametrize("skill", ["control", "Sense", "alter"])
@@ -131,17 +131,17 @@ def test_a_13d_droid_skill_is_allowed():
 
 def test_improving_a_droid_skill_past_13d_is_refused():
     with pytest.raises(DroidError, match="13D"):
-        droid_skill_cost("languages", "13D", "2D", RC)
+        droid_skill_cost("languages", "13D", "2D", ruleset=RC)
 
 
 def test_adding_a_force_skill_to_a_droid_is_refused():
     with pytest.raises(DroidError, match="Force skills"):
-        droid_skill_cost("sense", None, "1D", RC)
+        droid_skill_cost("sense", None, "1D", ruleset=RC)
 
 
 def test_a_droid_skill_below_its_attribute_cannot_be_improved():
     with pytest.raises(DroidError, match="below its attribute"):
-        droid_skill_cost("languages", "1D", "2D", RC)
+        droid_skill_cost("languages", "1D", "2D", ruleset=RC)
 
 
 # --- costs of each heading ----------------------------------------------------------------

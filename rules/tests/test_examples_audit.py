@@ -16,15 +16,15 @@ from __future__ import annotations
 import pytest
 
 from rules.advancement import AdvancementError, improvement_cost, max_cp_per_roll
-from rules.capital import facing_change_cost
 from rules.combat import (
     full_reaction_penalty,
     is_hit,
     multiple_action_penalty,
     wound_level,
 )
+from rules.craft import facing_change_cost
 from rules.dice import DieCode, effective_pool
-from rules.difficulty import DIFFICULT, ROUND, level_for, number_range, prepare
+from rules.difficulty import DIFFICULT, ROUND, level_for, number_range
 from rules.droids import (
     attribute_building_dice,
     building_dice,
@@ -39,7 +39,7 @@ from rules.equipment import (
     rc_weapon_install,
 )
 from rules.force import cp_damage_gives_dark_side_point
-from rules.injuries import DAYS_PER_MONTH, WoundLevel, apply_wound, healing_cp_dice, weeks_to_days
+from rules.injuries import WoundLevel, apply_wound, healing_cp_dice
 from rules.movement import (
     rc_distance_per_action,
     rc_loss_of_control,
@@ -47,6 +47,8 @@ from rules.movement import (
     rc_movement_pool,
 )
 from rules.ruleset import RuleSet
+from rules.tasks import prepare
+from rules.time import DAYS_PER_MONTH, weeks_to_days
 
 UPG = RuleSet()
 HOUSE = RuleSet.preset("house")
@@ -72,11 +74,12 @@ def _item(template: str, name_start: str):
     ],
 )
 def test_a_c17_week_length_by_campaign(ruleset, weeks, days):
-    assert weeks_to_days(weeks, ruleset) == days
+    assert weeks_to_days(weeks, ruleset=ruleset) == days
 
 
 def test_a_c17_a_month_is_35_days_in_both_calendars():
-    assert DAYS_PER_MONTH == 35 == weeks_to_days(7, HOUSE) == weeks_to_days(5, UPG)
+    assert DAYS_PER_MONTH == 35
+    assert weeks_to_days(7, ruleset=HOUSE) == weeks_to_days(5, ruleset=UPG) == 35
 
 
 def test_c3_droid_dexterity_1d_to_3d_costs_10d_of_building_dice():
@@ -112,26 +115,26 @@ def test_c5_droid_item_building_dice(template, item, dice):
 
 
 def test_c38_blaster_damage_4d_to_4d1_costs_4_skill_points():
-    (step,) = rc_improvement("4D", "4D", "4D+1")
+    (step,) = rc_improvement("4D", "4D", "4D+1", ruleset=UPG)
     assert (step.skill_points, step.credits, step.minutes) == (4, 40, DAY)
 
 
 def test_c39_armor_1d_to_1d1_costs_4_skill_points():
-    (step,) = rc_improvement("1D", "1D", "1D+1", additive=True)
+    (step,) = rc_improvement("1D", "1D", "1D+1", ruleset=UPG, additive=True)
     assert step.skill_points == 4
 
 
 def test_c40_armor_1d_to_1d2_with_the_dexterity_penalty_cancelled_costs_16():
-    steps = rc_armor_improvement("1D", "1D", "1D+2")
+    steps = rc_armor_improvement("1D", "1D", "1D+2", ruleset=UPG)
     assert [s.skill_points for s in steps] == [4, 4, 4, 4]
     assert sum(s.skill_points for s in steps) == 16
 
 
 def test_c41_the_4th_pip_is_difficult_after_5_skill_points_and_50_credits():
-    (step,) = rc_improvement("4D", "5D", "5D+1", scale="character")
+    (step,) = rc_improvement("4D", "5D", "5D+1", ruleset=UPG, scale="character")
     assert (step.ordinal, step.difficulty, step.skill_points, step.credits) == (
         4,
-        "Difficult",
+        DIFFICULT,
         5,
         50,
     )
@@ -145,19 +148,19 @@ def test_c41_the_4th_pip_is_difficult_after_5_skill_points_and_50_credits():
     ],
 )
 def test_c42_hyperdrive_skill_points(old, new, points):
-    (step,) = rc_hyperdrive_improvement(old, new)
+    (step,) = rc_hyperdrive_improvement(old, new, ruleset=UPG)
     assert step.skill_points == points
 
 
 def test_c43_a_1d_1d_weapon_on_a_speeder_costs_9_sp_or_price_plus_1500_plus_9_sp():
-    assert rc_weapon_install("speeder").skill_points == 9
-    bought = rc_weapon_install("speeder", purchased_price=2_000)
+    assert rc_weapon_install("speeder", ruleset=UPG).skill_points == 9
+    bought = rc_weapon_install("speeder", ruleset=UPG, purchased_price=2_000)
     assert (bought.credits, bought.skill_points) == (2_000 + 1_500, 9)
 
 
 # --- combat.md §13 ----------------------------------------------------------------------------
 def test_cb45_d26_preparing_a_4d_blaster_for_a_round_gives_5d_next_round():
-    prepared = prepare("4D", ROUND, RC)
+    prepared = prepare("4D", ROUND, ruleset=RC)
     assert prepared.code == D("5D")
     assert prepared.time == ROUND * 2
 
@@ -177,15 +180,15 @@ def test_d17_sandor_17_misses_the_dodge_20_but_would_have_hit_14():
 
 
 def test_d21_speeder_bike_four_speed_actions_rolls_5d2():
-    assert rc_movement_pool("4D+2", 4, speed_code="4D") == D("5D+2")
+    assert rc_movement_pool("4D+2", 4, ruleset=UPG, speed_code="4D") == D("5D+2")
 
 
 def test_d22_landspeeder_rolls_3d2_and_loses_control_in_the_second_action_as_printed():
-    assert rc_movement_pool("4D+2", 4, speed_code="2D") == D("3D+2")
+    assert rc_movement_pool("4D+2", 4, ruleset=UPG, speed_code="2D") == D("3D+2")
     assert 14 - 11 == 3
-    assert rc_loss_of_control(3, 3, 250).lost_in_action == 2
+    assert rc_loss_of_control(3, 3, 250, ruleset=UPG).lost_in_action == 2
     as_text = RuleSet(rc_loss_of_control_point="as_text")
-    assert rc_loss_of_control(3, 3, 250, as_text).lost_in_action == 3
+    assert rc_loss_of_control(3, 3, 250, ruleset=as_text).lost_in_action == 3
 
 
 # --- injuries-and-healing.md §12 --------------------------------------------------------------
@@ -204,7 +207,7 @@ def test_d22_landspeeder_rolls_3d2_and_loses_control_in_the_second_action_as_pri
     ],
 )
 def test_h4_to_h8_2e_chart_against_resistance_10(damage, level):
-    assert wound_level(damage, 10).name == level
+    assert wound_level(damage, 10, ruleset=UPG).name == level
 
 
 @pytest.mark.parametrize(
@@ -215,16 +218,16 @@ def test_h4_to_h8_2e_chart_against_resistance_10(damage, level):
     ],
 )
 def test_h21_a_puncturing_wound_plus_an_additional_wound(ruleset, after_first, after_second):
-    first = apply_wound(W, W, ruleset)
+    first = apply_wound(W, W, ruleset=ruleset)
     assert first == after_first
-    assert apply_wound(first, W, ruleset) == after_second
+    assert apply_wound(first, W, ruleset=ruleset) == after_second
 
 
 def test_h64_house_cp_on_damage_and_on_strength():
-    assert max_cp_per_roll("damage", HOUSE) == 2
-    assert cp_damage_gives_dark_side_point("being", False, HOUSE)
-    assert not cp_damage_gives_dark_side_point("being", True, HOUSE)
-    assert max_cp_per_roll("resist_damage", HOUSE) == 5
+    assert max_cp_per_roll("damage", ruleset=HOUSE) == 2
+    assert cp_damage_gives_dark_side_point("being", False, ruleset=HOUSE)
+    assert not cp_damage_gives_dark_side_point("being", True, ruleset=HOUSE)
+    assert max_cp_per_roll("resist_damage", ruleset=HOUSE) == 5
 
 
 @pytest.mark.parametrize(
@@ -239,23 +242,23 @@ def test_h64_house_cp_on_damage_and_on_strength():
     ],
 )
 def test_h72_cp_dice_on_a_healing_roll(ruleset, per_roll, on_hand, dice):
-    assert healing_cp_dice(per_roll, on_hand, ruleset) == dice
+    assert healing_cp_dice(per_roll, on_hand, ruleset=ruleset) == dice
 
 
 def test_healing_cp_dice_cannot_be_negative():
     with pytest.raises(ValueError, match="cannot be negative"):
-        healing_cp_dice(-1, 10)
+        healing_cp_dice(-1, 10, ruleset=UPG)
 
 
 # --- movement.md §10 --------------------------------------------------------------------------
 def test_m13_the_mine_shaft_swing_is_difficult_low_in_the_range():
-    low, high = number_range(DIFFICULT)
+    low, high = number_range(DIFFICULT, ruleset=RuleSet())
     assert (low, high) == (16, 20)
-    assert level_for(16) == DIFFICULT
+    assert level_for(16, ruleset=RuleSet()) == DIFFICULT
 
 
 def test_m24_upg_move_10_to_11_costs_10_cp():
-    assert improvement_cost("move", 10).character_points == 10
+    assert improvement_cost("move", 10, ruleset=UPG).character_points == 10
 
 
 @pytest.mark.parametrize(
@@ -267,28 +270,30 @@ def test_m24_upg_move_10_to_11_costs_10_cp():
     ],
 )
 def test_m24_house_move_increase(teacher, extra, cp, days):
-    cost = improvement_cost("move", 10, HOUSE7, teacher, extra_cp=extra)
+    cost = improvement_cost("move", 10, ruleset=HOUSE7, teacher=teacher, extra_cp=extra)
     assert (cost.character_points, cost.training_days) == (cp, days)
 
 
 def test_m24_refused_at_the_species_maximum():
     with pytest.raises(AdvancementError, match="species maximum"):
-        improvement_cost("move", 10, species_maximum=10)
+        improvement_cost("move", 10, ruleset=UPG, species_maximum=10)
 
 
 def test_m43_six_actions_cost_5d_and_each_speed_action_is_10_m():
-    assert multiple_action_penalty(6) == 5
+    assert multiple_action_penalty(6, ruleset=UPG) == 5
     assert rc_distance_per_action("character") == 10
 
 
 def test_m44_full_dodge_with_its_speed_action_keeps_5d2_moves_at_4d2():
-    assert effective_pool("5D+2", penalty_dice=full_reaction_penalty(2)) == D("5D+2")
-    assert rc_movement_pool("5D+2", 2) == D("4D+2")
+    penalty = full_reaction_penalty(2, ruleset=UPG)
+    pool = effective_pool("5D+2", penalty_dice=penalty, ruleset=RuleSet())
+    assert pool == D("5D+2")
+    assert rc_movement_pool("5D+2", 2, ruleset=UPG) == D("4D+2")
     assert rc_distance_per_action("character") == 10
 
 
 def test_m45_cliff_rolls_take_1d_for_a_second_simultaneous_roll():
-    assert multiple_action_penalty(2) == 1
+    assert multiple_action_penalty(2, ruleset=UPG) == 1
 
 
 @pytest.mark.parametrize(

@@ -36,12 +36,12 @@ from rules.injuries import (
     stabilisation_deadline,
     stun_penalty,
     stun_state,
-    weeks_to_days,
     worsen,
     wound_effects,
     wound_penalty,
 )
 from rules.ruleset import RuleSet
+from rules.time import weeks_to_days
 
 STD = RuleSet()
 HOUSE = RuleSet.preset("house")
@@ -78,7 +78,7 @@ NONE, STUNNED, W, W2, INC, MW, KILLED = WoundLevel
     ],
 )
 def test_2e_wound_ladder(example, current, result, after):
-    assert apply_wound(current, result) == after
+    assert apply_wound(current, result, ruleset=STD) == after
 
 
 @pytest.mark.parametrize(
@@ -90,28 +90,28 @@ def test_2e_wound_ladder(example, current, result, after):
     ],
 )
 def test_rc_wound_ladder_has_no_wounded_twice(example, current, result, after):
-    assert apply_wound(current, result, RC) == after
+    assert apply_wound(current, result, ruleset=RC) == after
 
 
 def test_h21_a_punctured_utility_suit_adds_a_wound_on_the_2e_ladder():
-    assert apply_wound(apply_wound(W, W), W) == INC
+    assert apply_wound(apply_wound(W, W, ruleset=STD), W, ruleset=STD) == INC
 
 
 def test_h65_a_wounded_rebel_failing_the_drop_pod_roll_in_2e_is_wounded_twice():
-    assert apply_wound(W, W) == W2
+    assert apply_wound(W, W, ruleset=STD) == W2
 
 
 def test_the_ladder_accepts_plain_text():
-    assert apply_wound("wounded", "wounded") == W2
+    assert apply_wound("wounded", "wounded", ruleset=STD) == W2
 
 
 def test_stunned_is_not_a_wound_level_and_rc_has_no_wounded_twice():
     with pytest.raises(ValueError, match="not a wound level"):
-        apply_wound(STUNNED, W)
+        apply_wound(STUNNED, W, ruleset=STD)
     with pytest.raises(ValueError, match="no 'wounded twice'"):
-        apply_wound(W2, W, RC)
+        apply_wound(W2, W, ruleset=RC)
     with pytest.raises(ValueError, match="not a wound level"):
-        worsen(STUNNED, 1)
+        worsen(STUNNED, 1, ruleset=STD)
 
 
 def test_wound_levels_print_in_the_games_words():
@@ -128,48 +128,48 @@ def test_wound_levels_print_in_the_games_words():
     ("level", "penalty"), [(NONE, 0), (STUNNED, 1), (W, 1), (W2, 2), (INC, 0), (MW, 0), (KILLED, 0)]
 )
 def test_wound_penalty(level, penalty):
-    assert wound_penalty(level) == penalty
+    assert wound_penalty(level, ruleset=STD) == penalty
 
 
 def test_wound_penalty_refuses_wounded_twice_on_the_rc_ladder():
     with pytest.raises(ValueError, match="no 'wounded twice'"):
-        wound_penalty(W2, RC)
+        wound_penalty(W2, ruleset=RC)
 
 
 def test_cb8_house_wound_knocks_back_and_a_second_wound_costs_the_next_round():
-    house_wound = wound_effects(W, HOUSE)
+    house_wound = wound_effects(W, ruleset=HOUSE)
     assert (house_wound.knockback_m, house_wound.falls_prone) == ((1, 1), False)
     assert house_wound.loses_rest_of_round
-    assert wound_effects(W2, HOUSE).loses_next_round
-    assert not wound_effects(W2).loses_next_round
+    assert wound_effects(W2, ruleset=HOUSE).loses_next_round
+    assert not wound_effects(W2, ruleset=STD).loses_next_round
 
 
 def test_h48_incapacitated_is_unconscious_for_10d_minutes():
-    effects = wound_effects(INC)
+    effects = wound_effects(INC, ruleset=STD)
     assert (effects.conscious, effects.can_act) == (False, False)
     assert effects.unconscious_for == Duration(10, "minutes")
-    assert wound_effects(INC, HOUSE).knockback_m == (1, 3)
+    assert wound_effects(INC, ruleset=HOUSE).knockback_m == (1, 3)
 
 
 def test_mortally_wounded_makes_death_rolls_and_killed_is_final():
-    assert wound_effects(MW).death_rolls
-    assert not wound_effects(KILLED).can_act
-    assert wound_effects(STUNNED).can_act
+    assert wound_effects(MW, ruleset=STD).death_rolls
+    assert not wound_effects(KILLED, ruleset=STD).can_act
+    assert wound_effects(STUNNED, ruleset=STD).can_act
 
 
 # --- Stun ------------------------------------------------------------------------------------
 def test_h20_a_wounded_character_stunned_in_round_4():
     stuns = [Stun(4)]
-    penalties = [wound_penalty(W) + stun_penalty(stuns, r) for r in (4, 5, 6)]
+    penalties = [wound_penalty(W, ruleset=STD) + stun_penalty(stuns, r) for r in (4, 5, 6)]
     assert penalties == [2, 2, 1]
-    assert wound_penalty(W) + stun_penalty(stuns, 5) + 1 == 3
+    assert wound_penalty(W, ruleset=STD) + stun_penalty(stuns, 5) + 1 == 3
 
 
 def test_h22_three_stuns_knock_out_strength_3d_plus_2():
     stuns = [Stun(1), Stun(2), Stun(3)]
-    round_1 = stun_state(stuns[:1], 1, strength="3D+2")
-    round_2 = stun_state(stuns[:2], 2, strength="3D+2")
-    round_3 = stun_state(stuns, 3, strength="3D+2")
+    round_1 = stun_state(stuns[:1], 1, ruleset=STD, strength="3D+2")
+    round_2 = stun_state(stuns[:2], 2, ruleset=STD, strength="3D+2")
+    round_3 = stun_state(stuns, 3, ruleset=STD, strength="3D+2")
     assert (round_1.penalty_dice, round_2.penalty_dice) == (1, 2)
     assert not round_2.knocked_out
     assert round_3.knocked_out and round_3.knockout_for == Duration(2, "minutes")
@@ -187,19 +187,23 @@ def test_h23_stuns_affect_for_30_minutes_unless_he_rests(
     example, second_round, rested_through, knocked_out
 ):
     state = stun_state(
-        [Stun(0), Stun(second_round)], second_round, strength="2D", rested_through=rested_through
+        [Stun(0), Stun(second_round)],
+        second_round,
+        ruleset=STD,
+        strength="2D",
+        rested_through=rested_through,
     )
     assert state.knocked_out is knocked_out
 
 
 def test_h24_strength_1d_is_knocked_out_by_one_stun():
-    assert stun_state([Stun(0)], 0, strength="1D").knocked_out
+    assert stun_state([Stun(0)], 0, ruleset=STD, strength="1D").knocked_out
 
 
 def test_h25_stun_knockout_lasts_2_to_12_minutes_and_easy_first_aid_revives():
     assert str(Duration(2, "minutes")) == "2D minutes"
-    assert Duration(2, "minutes").roll(FixedDice([1, 1])) == 2
-    assert Duration(2, "minutes").roll(FixedDice([6, 6])) == 12
+    assert Duration(2, "minutes").roll(rng=FixedDice([1, 1])) == 2
+    assert Duration(2, "minutes").roll(rng=FixedDice([6, 6])) == 12
     assert first_aid_difficulty("revive_stunned") == EASY
 
 
@@ -270,8 +274,8 @@ def test_death_rolls(example, total, rounds, dies):
 
 def test_h32_the_end_is_nigh_rolls_one_die():
     assert (death_roll_dice(), death_roll_dice(end_is_nigh=True)) == (2, 1)
-    assert roll_death(2, FixedDice([1]), end_is_nigh=True) == (1, True)
-    assert roll_death(3, FixedDice([1, 1])) == (2, True)
+    assert roll_death(2, rng=FixedDice([1]), end_is_nigh=True) == (1, True)
+    assert roll_death(3, rng=FixedDice([1, 1])) == (2, True)
 
 
 def test_death_rolls_start_at_the_end_of_the_round_of_wounding():
@@ -281,20 +285,20 @@ def test_death_rolls_start_at_the_end_of_the_round_of_wounding():
 
 def test_h33_stabilised_then_treated_within_the_hour():
     assert first_aid_difficulty("stabilise_mortally_wounded") == MODERATE
-    assert mortal_outcome(0, 45, treated_at_minute=45) == "treated"
-    assert mortal_outcome(0, 30) == "waiting"
-    assert mortal_outcome(0, 60) == "dies"
+    assert mortal_outcome(0, 45, ruleset=STD, treated_at_minute=45) == "treated"
+    assert mortal_outcome(0, 30, ruleset=STD) == "waiting"
+    assert mortal_outcome(0, 60, ruleset=STD) == "dies"
 
 
 def test_h34_a_house_medpac_holds_a_mortal_wound_for_30_minutes():
     assert stabilisation_deadline(0, last_medpac_minute=10, ruleset=HOUSE) == 40
     assert mortal_outcome(0, 40, last_medpac_minute=10, ruleset=HOUSE) == "dies"
-    assert stabilisation_deadline(0, last_medpac_minute=10) == 60
+    assert stabilisation_deadline(0, ruleset=STD, last_medpac_minute=10) == 60
 
 
 def test_h35_six_weeks_of_stasis():
-    assert weeks_to_days(6, HOUSE) == 30
-    assert weeks_to_days(6) == 42
+    assert weeks_to_days(6, ruleset=HOUSE) == 30
+    assert weeks_to_days(6, ruleset=STD) == 42
 
 
 def test_first_aid_tasks_are_named():
@@ -311,7 +315,7 @@ def test_h36_the_wild_die_six_offers_the_same_choice_again():
         offers.append(list(chain))
         return len(offers) == 2
 
-    result = roll("3D", HOUSE, FixedDice([2, 3, 6, 6]), offer_crit=offer)
+    result = roll("3D", ruleset=HOUSE, rng=FixedDice([2, 3, 6, 6]), offer_crit=offer)
     assert offers == [[6], [6, 6]]
     assert (result.total, result.critical_injury) == (17, True)
 
@@ -371,7 +375,7 @@ def test_which_critical_table_a_hit_uses(level, table):
 
 
 def test_h71_a_stunned_result_on_a_wounded_character_uses_the_stunned_table():
-    assert apply_wound(W, STUNNED) == W
+    assert apply_wound(W, STUNNED, ruleset=STD) == W
     assert critical_table_for(STUNNED) == (STUNNED, 1)
 
 
@@ -418,7 +422,7 @@ def test_h42_critical_deadlines():
 
 
 def test_h43_critical_injuries_make_healing_harder():
-    assert medpac_difficulty(W, critical_shift=critical_heal_shift(W)) == MODERATE
+    assert medpac_difficulty(W, ruleset=STD, critical_shift=critical_heal_shift(W)) == MODERATE
     assert bacta_difficulty(medicine=True, critical_shift=critical_heal_shift(INC)) == EASY
     assert bacta_difficulty(medicine=True, critical_shift=critical_heal_shift(MW)) == MODERATE
     assert critical_heal_shift(STUNNED) == 0
@@ -439,51 +443,55 @@ def test_h43_critical_injuries_make_healing_harder():
     ],
 )
 def test_h44_2e_medpacs(example, level, difficulty, after):
-    assert medpac_difficulty(level) == difficulty
-    assert medpac_success_level(level) == after
+    assert medpac_difficulty(level, ruleset=STD) == difficulty
+    assert medpac_success_level(level, ruleset=STD) == after
 
 
 def test_h45_each_further_medpac_that_day_is_one_level_harder():
-    assert [medpac_difficulty(W2, earlier_uses=n) for n in range(3)] == [EASY, MODERATE, DIFFICULT]
+    assert [medpac_difficulty(W2, ruleset=STD, earlier_uses=n) for n in range(3)] == [
+        EASY,
+        MODERATE,
+        DIFFICULT,
+    ]
 
 
 def test_h46_missing_by_more_than_10_locks_out_medpacs_for_a_day():
-    assert medpac_locks_out(4, 15)
-    assert not medpac_locks_out(5, 15)
-    assert not medpac_locks_out(4, 15, RC)
+    assert medpac_locks_out(4, 15, ruleset=STD)
+    assert not medpac_locks_out(5, 15, ruleset=STD)
+    assert not medpac_locks_out(4, 15, ruleset=RC)
 
 
 def test_h47_house_medpacs():
-    assert medpac_difficulty(W, HOUSE) == EASY
-    assert medpac_difficulty(W, HOUSE, earlier_uses=1) == MODERATE
-    assert medpac_difficulty(W, HOUSE, earlier_uses=2, pack_uses=1) == VERY_DIFFICULT
+    assert medpac_difficulty(W, ruleset=HOUSE) == EASY
+    assert medpac_difficulty(W, ruleset=HOUSE, earlier_uses=1) == MODERATE
+    assert medpac_difficulty(W, ruleset=HOUSE, earlier_uses=2, pack_uses=1) == VERY_DIFFICULT
     with pytest.raises(ValueError, match="more than twice"):
-        medpac_difficulty(W, HOUSE, earlier_uses=3, pack_uses=2)
-    assert medpac_difficulty(W, HOUSE, earlier_uses=1, fastflesh=True) == EASY
+        medpac_difficulty(W, ruleset=HOUSE, earlier_uses=3, pack_uses=2)
+    assert medpac_difficulty(W, ruleset=HOUSE, earlier_uses=1, fastflesh=True) == EASY
 
 
 def test_h48_a_house_medpac_only_wakes_the_incapacitated():
-    assert medpac_success_level(INC, HOUSE) == INC
-    assert medpac_success_level(INC, HOUSE, fastflesh=True) == W2
-    assert medpac_success_level(MW, HOUSE) == MW
-    assert medpac_success_level(W, HOUSE) == NONE
+    assert medpac_success_level(INC, ruleset=HOUSE) == INC
+    assert medpac_success_level(INC, ruleset=HOUSE, fastflesh=True) == W2
+    assert medpac_success_level(MW, ruleset=HOUSE) == MW
+    assert medpac_success_level(W, ruleset=HOUSE) == NONE
 
 
 def test_without_wounded_twice_a_medpac_lifts_incapacitated_to_wounded():
-    assert medpac_success_level(INC, RC) == W
+    assert medpac_success_level(INC, ruleset=RC) == W
 
 
 def test_medpac_rules_refuse_what_their_source_does_not_have():
     with pytest.raises(ValueError, match="difficulty numbers"):
-        medpac_difficulty(W, RC)
+        medpac_difficulty(W, ruleset=RC)
     with pytest.raises(ValueError, match="used up"):
-        medpac_difficulty(W, pack_uses=1)
+        medpac_difficulty(W, ruleset=STD, pack_uses=1)
     with pytest.raises(ValueError, match="does nothing"):
-        medpac_difficulty(NONE)
+        medpac_difficulty(NONE, ruleset=STD)
     with pytest.raises(ValueError, match="does nothing"):
-        medpac_success_level(KILLED)
+        medpac_success_level(KILLED, ruleset=STD)
     with pytest.raises(ValueError, match="negative"):
-        medpac_difficulty(W, earlier_uses=-1)
+        medpac_difficulty(W, ruleset=STD, earlier_uses=-1)
 
 
 @pytest.mark.parametrize(
@@ -542,12 +550,12 @@ def test_h51_rc_accelerate_healing():
     ],
 )
 def test_natural_healing_chart(example, level, total, after):
-    assert natural_healing_result(level, total) == after
+    assert natural_healing_result(level, total, ruleset=STD) == after
 
 
 def test_h69_without_wounded_twice_the_chart_skips_it():
-    assert natural_healing_result(W, 4, RC) == INC
-    assert natural_healing_result(INC, 9, RC) == W
+    assert natural_healing_result(W, 4, ruleset=RC) == INC
+    assert natural_healing_result(INC, 9, ruleset=RC) == W
 
 
 @pytest.mark.parametrize(
@@ -561,25 +569,25 @@ def test_h69_without_wounded_twice_the_chart_skips_it():
     ],
 )
 def test_natural_healing_intervals(example, level, ruleset, rest, easy):
-    assert natural_healing_interval(level, ruleset) == rest
-    assert natural_healing_interval(level, ruleset, easy=True) == easy
+    assert natural_healing_interval(level, ruleset=ruleset) == rest
+    assert natural_healing_interval(level, ruleset=ruleset, easy=True) == easy
 
 
 def test_h68_a_mortal_result_on_day_14_next_rolls_on_day_49():
-    after = natural_healing_result(INC, 6)
-    assert after == MW and 14 + natural_healing_interval(after) == 49
+    after = natural_healing_result(INC, 6, ruleset=STD)
+    assert after == MW and 14 + natural_healing_interval(after, ruleset=STD) == 49
 
 
 def test_healthy_characters_make_no_healing_roll():
     with pytest.raises(ValueError, match="no natural-healing roll"):
-        natural_healing_interval(NONE)
+        natural_healing_interval(NONE, ruleset=STD)
 
 
 def test_h56_a_wound_healed_over_four_rolls():
     level, start, history = W, 0, []
     for total in (6, 3, 8, 7):
-        due = next_natural_healing_roll(level, start, "3D", {}).day
-        level, start = natural_healing_result(level, total), due
+        due = next_natural_healing_roll(level, start, "3D", {}, ruleset=STD).day
+        level, start = natural_healing_result(level, total, ruleset=STD), due
         history.append((due, level))
     assert history == [(3, W), (6, W2), (9, W), (12, NONE)]
 
@@ -594,23 +602,23 @@ def test_h56_a_wound_healed_over_four_rolls():
     ],
 )
 def test_h57_activity_sets_when_and_how_he_rolls(example, activity, day, pool):
-    due = next_natural_healing_roll(W, 0, "3D", activity)
+    due = next_natural_healing_roll(W, 0, "3D", activity, ruleset=STD)
     assert (due.day, due.pool) == (day, D(pool))
 
 
 def test_activity_can_be_a_function_and_must_be_known():
-    assert next_natural_healing_roll(W, 0, "3D", lambda day: "rest").day == 3
+    assert next_natural_healing_roll(W, 0, "3D", lambda day: "rest", ruleset=STD).day == 3
     with pytest.raises(ValueError, match="rest, active or easy"):
-        next_natural_healing_roll(W, 0, "3D", lambda day: "dancing")
+        next_natural_healing_roll(W, 0, "3D", lambda day: "dancing", ruleset=STD)
     with pytest.raises(ValueError, match="within 2 days"):
-        next_natural_healing_roll(W, 0, "3D", {}, horizon_days=2)
+        next_natural_healing_roll(W, 0, "3D", {}, ruleset=STD, horizon_days=2)
 
 
 def test_h59_accelerate_healing_gives_two_rolls_at_plus_2():
-    first = natural_healing_result(W2, 5 + ACCELERATE_HEALING_BONUS)
+    first = natural_healing_result(W2, 5 + ACCELERATE_HEALING_BONUS, ruleset=STD)
     assert first == W
-    assert natural_healing_result(first, 5 + ACCELERATE_HEALING_BONUS) == NONE
-    assert natural_healing_result(W2, 5) == W2
+    assert natural_healing_result(first, 5 + ACCELERATE_HEALING_BONUS, ruleset=STD) == NONE
+    assert natural_healing_result(W2, 5, ruleset=STD) == W2
 
 
 # --- Bacta -----------------------------------------------------------------------------------
@@ -625,19 +633,19 @@ def test_h59_accelerate_healing_gives_two_rolls_at_plus_2():
 )
 def test_h60_house_bacta_times(example, level, dice, hours_or_days):
     duration, amount = hours_or_days
-    assert bacta_time(level, HOUSE) == duration
-    assert bacta_time(level, HOUSE).roll(FixedDice(dice)) == amount
+    assert bacta_time(level, ruleset=HOUSE) == duration
+    assert bacta_time(level, ruleset=HOUSE).roll(rng=FixedDice(dice)) == amount
     assert bacta_difficulty(medicine=True) == VERY_EASY
 
 
 def test_h60_2e_bacta_heals_a_mortal_wound_in_1d_days():
-    assert bacta_time(MW) == Duration(1, "days")
-    assert bacta_time(MW).roll(FixedDice([3])) == 3
+    assert bacta_time(MW, ruleset=STD) == Duration(1, "days")
+    assert bacta_time(MW, ruleset=STD).roll(rng=FixedDice([3])) == 3
 
 
 def test_bacta_has_nothing_to_heal_on_a_healthy_patient():
     with pytest.raises(ValueError, match="nothing to heal"):
-        bacta_time(NONE)
+        bacta_time(NONE, ruleset=STD)
 
 
 @pytest.mark.parametrize(
@@ -651,8 +659,8 @@ def test_bacta_has_nothing_to_heal_on_a_healthy_patient():
 )
 def test_h61_untrained_bacta_failure_worsens_two_levels(example, level, after):
     assert bacta_difficulty(medicine=False) == HEROIC
-    assert bacta_failure_level(level, medicine=False) == after
-    assert bacta_failure_level(level, medicine=True) == level
+    assert bacta_failure_level(level, ruleset=STD, medicine=False) == after
+    assert bacta_failure_level(level, ruleset=STD, medicine=True) == level
 
 
 def test_without_wounded_twice_two_levels_skip_it():
@@ -661,11 +669,11 @@ def test_without_wounded_twice_two_levels_skip_it():
 
 # --- Other House rules -----------------------------------------------------------------------
 def test_h62_maiming_instead_of_death_costs_a_force_point():
-    assert maim_instead_of_death(1, HOUSE) == (MW, 0)
+    assert maim_instead_of_death(1, ruleset=HOUSE) == (MW, 0)
     with pytest.raises(ValueError, match="Force Point"):
-        maim_instead_of_death(0, HOUSE)
+        maim_instead_of_death(0, ruleset=HOUSE)
     with pytest.raises(ValueError, match="maiming"):
-        maim_instead_of_death(1)
+        maim_instead_of_death(1, ruleset=STD)
 
 
 @pytest.mark.parametrize(
@@ -687,4 +695,4 @@ def test_durations_need_dice_and_long_ones_are_not_counted_in_rounds():
     with pytest.raises(ValueError, match="at least 1D"):
         Duration(0, "rounds")
     with pytest.raises(ValueError, match="too long"):
-        Duration(1, "hours").roll_rounds(FixedDice([3]))
+        Duration(1, "hours").roll_rounds(rng=FixedDice([3]))

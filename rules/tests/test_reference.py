@@ -48,21 +48,13 @@ SIX = ("dexterity", "knowledge", "mechanical", "perception", "strength", "techni
 # ---------------------------------------------------------------------------------------------
 # The loader
 # ---------------------------------------------------------------------------------------------
-_CACHED = ("_read", "attributes", "_all_skills", "species", "weapons", "armour")
-
-
-def _clear_caches() -> None:
-    for name in _CACHED:
-        getattr(reference, name).cache_clear()
-
-
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Point the loader at an empty folder for the duration of one test."""
-    _clear_caches()
-    monkeypatch.setattr(reference, "_data_dir", lambda: tmp_path)
+    reference.clear_cache()
+    monkeypatch.setattr(reference.loader, "_data_dir", lambda: tmp_path)
     yield tmp_path
-    _clear_caches()
+    reference.clear_cache()
 
 
 def test_the_four_reference_tables_ship_with_the_rules_package() -> None:

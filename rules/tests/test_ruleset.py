@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules.errors import RulesError
 from rules.ruleset import PRESET_LABELS, PRESETS, SOURCES, RuleSet, RuleSetError
+from rules.time import DAYS_PER_MONTH, days_per_week, weeks_to_days
+from rules.traits import attribute_key
 
 HINTS = typing.get_type_hints(RuleSet)
 FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
@@ -138,8 +141,9 @@ def test_any_valid_choice_of_options_survives_a_json_round_trip(options):
 @given(option_sets)
 def test_options_left_out_take_their_defaults(options):
     ruleset = RuleSet.from_json(options)
+    defaults = RuleSet()
     for name in FIELDS:
-        expected = options.get(name, getattr(RuleSet(), name))
+        expected = options.get(name, getattr(defaults, name))
         assert getattr(ruleset, name) == expected
 
 
@@ -357,3 +361,24 @@ def test_a_changed_preset_is_custom():
 
 def test_options_are_listed_in_order():
     assert [name for name, _ in RuleSet.options()] == list(FIELDS)
+
+
+def test_option_words_cover_every_kind_of_value():
+    assert RuleSet.option("wild_die").range_text == ""
+    assert RuleSet.option("default_weapon_strength").range_text == (
+        "a die code from 1D to 10D, or blank for none"
+    )
+    assert RuleSet.option("default_weapon_strength").words("2D") == "2D"
+    assert RuleSet.option("gravity_shift_levels").words(3) == "3 rows"
+    assert RuleSet.option("wild_die").source_of(True) == "UPG"
+    assert RuleSet.option("cp_on_damage").source_of(2) == ""
+
+
+def test_a_campaign_week_and_month_follow_its_calendar():
+    house = RuleSet.preset("house")
+    assert days_per_week(ruleset=RuleSet()) == 7
+    assert weeks_to_days(2, ruleset=house) == 10
+    assert DAYS_PER_MONTH == 35
+    assert attribute_key(" Dexterity ") == "dexterity"
+    with pytest.raises(RulesError, match="not an attribute"):
+        attribute_key("Luck")

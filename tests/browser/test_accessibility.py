@@ -224,7 +224,7 @@ case("edit, own character", "player")(lambda page, w: page.goto(sheet_url(w.pc, 
 case("ledger, own character", "player")(lambda page, w: page.goto(sheet_url(w.pc, "ledger")))
 case("delete, confirm", "player")(lambda page, w: page.goto(sheet_url(w.pc, "delete")))
 case("dice log, as a player", "player")(
-    lambda page, w: page.goto(reverse("campaigns:dice_log", args=[w.campaign.pk]))
+    lambda page, w: page.goto(reverse("characters:dice_log", args=[w.campaign.pk]))
 )
 case("roll page without HTMX", "player")(
     lambda page, w: page.goto(sheet_url(w.pc, "roll") + "?trait=attr:dexterity")
@@ -297,7 +297,7 @@ case("sheet, GM view of a player's", "gm")(lambda page, w: page.goto(sheet_url(w
 case("edit, GM view", "gm")(lambda page, w: page.goto(sheet_url(w.pc, "edit")))
 case("ledger, GM with the award form", "gm")(lambda page, w: page.goto(sheet_url(w.pc, "ledger")))
 case("dice log, as the GM", "gm")(
-    lambda page, w: page.goto(reverse("campaigns:dice_log", args=[w.campaign.pk]))
+    lambda page, w: page.goto(reverse("characters:dice_log", args=[w.campaign.pk]))
 )
 
 

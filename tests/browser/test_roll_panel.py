@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from campaigns.models import DiceRoll
-from characters.models import Currency, Skill
+from characters.models import Currency, DiceRoll, Skill
 from characters.services import change_balance
 from characters.tests.factories import CharacterFactory, ItemFactory, SkillFactory
 
