@@ -12,6 +12,7 @@ against the same polls on the near-empty database.
 """
 
 import argparse
+import gzip
 import http.client
 import os
 import re
@@ -87,6 +88,9 @@ def request(port, method, path, cookie, body=None, headers=None):
     data = response.read()
     elapsed = time.perf_counter() - started
     connection.close()
+    response.wire_bytes = len(data)  # what crossed the network, compressed or not
+    if response.getheader("Content-Encoding") == "gzip":
+        data = gzip.decompress(data)
     return response, data, elapsed
 
 
@@ -108,14 +112,14 @@ class Stats:
         self.queries = {"changed": [], "unchanged": []}
         self.errors = 0
 
-    def add(self, status, data, elapsed, queries):
+    def add(self, status, size, elapsed, queries):
         with self.lock:
             if status not in (200, 204):
                 self.errors += 1
                 return
             kind = "changed" if status == 200 else "unchanged"
             self.latency.append(elapsed * 1000)
-            self.bytes[kind].append(len(data))
+            self.bytes[kind].append(size)
             if queries is not None:
                 self.queries[kind].append(int(queries))
 
@@ -127,9 +131,11 @@ def poller(port, path, cookie, stop, stats, offset):
         try:
             response, data, elapsed = request(port, "GET", path, cookie)
         except OSError:
-            stats.add(599, b"", 0, None)
+            stats.add(599, 0, 0, None)
         else:
-            stats.add(response.status, data, elapsed, response.getheader("X-DB-Queries"))
+            stats.add(
+                response.status, response.wire_bytes, elapsed, response.getheader("X-DB-Queries")
+            )
             if response.status == 200:
                 match = POLLER.search(data.decode())
                 if match:
@@ -219,9 +225,9 @@ def sequential(port, path, cookie, runs):
 def changed_poll(port, path, cookie, roll):
     """One roll, then the poll that sees it: its time, size and queries."""
     roll()
-    response, data, elapsed = request(port, "GET", path, cookie)
+    response, _, elapsed = request(port, "GET", path, cookie)
     assert response.status == 200, response.status
-    return elapsed * 1000, len(data), response.getheader("X-DB-Queries")
+    return elapsed * 1000, response.wire_bytes, response.getheader("X-DB-Queries")
 
 
 def main():

@@ -213,7 +213,7 @@ def live(request, campaign_id):
         rolls = visible_rolls(membership).select_related("character", "actor")
         newest = rolls.values_list("created_at", flat=True).first()
         newest_cursor = (newest - _EPOCH) // timedelta(microseconds=1) if newest else 0
-        if whole_log or newest_cursor != strip_cursor:
+        if whole_log or not strip_cursor or newest_cursor != strip_cursor:  # 0: holds none
             context["strip_rolls"] = conceal_secret_npcs(rolls[:STRIP_ROLLS], membership)
         held["strip"] = newest_cursor
     sheet_id = request.GET.get("sheet", "")

@@ -269,7 +269,10 @@ class DiceRoll(models.Model):
     """A roll made on the server, stored with every die so it can be shown and audited."""
 
     campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, related_name="rolls"
+        "campaigns.Campaign",
+        on_delete=models.CASCADE,
+        related_name="rolls",
+        db_index=False,  # roll_campaign_newest starts with the campaign and serves its lookups
     )
     character = models.ForeignKey(
         Character, null=True, blank=True, on_delete=models.SET_NULL, related_name="rolls"
@@ -290,7 +293,11 @@ class DiceRoll(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["campaign", "-created_at"], name="roll_campaign_recent")]
+        # The log's order, in full: every page, cursor and strip query is "this campaign,
+        # newest first" (characters/live.py), so the index walks it without a sort.
+        indexes = [
+            models.Index(fields=["campaign", "-created_at", "-id"], name="roll_campaign_newest")
+        ]
 
     def __str__(self) -> str:
         return f"{self.label} {self.code}: {self.total}"

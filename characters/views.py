@@ -10,13 +10,7 @@ from campaigns.access import membership_or_404
 from characters.access import can_control, character_or_404, visible_characters
 from characters.fields import code_from_pips
 from characters.forms import AwardForm, CharacterForm, RollForm
-from characters.live import (
-    STRIP_ROLLS,
-    conceal_secret_npcs,
-    cursor_of,
-    poller_url,
-    visible_rolls,
-)
+from characters.live import poller_url
 from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES, Character, ForcePower, Item, Skill
 from characters.services import (
     LedgerError,
@@ -174,12 +168,13 @@ def sheet(request, campaign_id, character_id):
 
 
 def _recent_rolls(membership, character) -> dict:
-    """The strip of the campaign's latest rolls, and the live poller that keeps it and the
-    sheet's balances and wounds up to date."""
-    rolls = visible_rolls(membership).select_related("character", "actor")[:STRIP_ROLLS]
-    rolls = conceal_secret_npcs(rolls, membership)
-    held = {"strip": cursor_of(rolls[0]) if rolls else 0, "sheet": character.pk}
-    return {"strip_rolls": rolls, "poller_url": poller_url(membership, **held)}
+    """The live poller that fills the strip of the campaign's latest rolls and keeps it and
+    the sheet's balances and wounds up to date. It starts at version 0, which no campaign has,
+    and polls as the page loads: the strip comes with that first answer, so the sheet itself
+    spends no query on it (bench/sheet.py)."""
+    held = {"strip": 0, "sheet": character.pk}
+    url = poller_url(membership, version=0, digest="-", **held)
+    return {"strip_rolls": None, "poller_url": url, "poll_now": True}
 
 
 def _roll_context(membership, character, trait, form, **extra):

@@ -132,8 +132,9 @@ def test_an_outsider_cannot_poll(client, hero):
 
 def test_a_sheet_shows_a_gm_awarded_point_and_a_new_wound(client, hero):
     page = client.get(hero.get_absolute_url()).text
-    url = poller(page)
-    assert "sheet=" in url and "strip=" in url
+    assert "sheet=" in poller(page) and "strip=" in poller(page)
+    url = poller(client.get(poller(page), **HTMX).text)  # the first answer's version
+    assert client.get(url, **HTMX).status_code == 204
     change_balance(hero, Currency.CP, 4, "good play", gm_of(hero))
     response = client.get(url, **HTMX)
     assert re.search(r'id="balances"[^>]*hx-swap-oob="true"', response.text)
@@ -145,13 +146,22 @@ def test_the_sheets_strip_shows_the_five_latest_visible_rolls(client, hero):
     for _ in range(6):
         roll(hero, hero.owner)
     roll(hero, gm_of(hero), hidden=True, note="secret plan")
-    text = client.get(hero.get_absolute_url()).text
-    strip = text[text.index('id="roll-strip"') : text.index("Whole dice log")]
+    page = client.get(hero.get_absolute_url()).text
+    assert "Loading the latest rolls" in page  # the poller's first answer fills it
+    text = client.get(poller(page), **HTMX).text
+    strip = text[text.index('id="roll-strip"') :]
     assert strip.count("<li>") == 5 and "secret plan" not in strip
 
 
+def test_an_empty_campaigns_strip_says_so_after_the_first_poll(client, hero):
+    page = client.get(hero.get_absolute_url()).text
+    text = client.get(poller(page), **HTMX).text
+    assert "No rolls in this campaign yet" in text
+
+
 def test_a_new_roll_reaches_the_strip_of_an_open_sheet(client, hero):
-    url = poller(client.get(hero.get_absolute_url()).text)
+    first = client.get(poller(client.get(hero.get_absolute_url()).text), **HTMX)
+    url = poller(first.text)
     roll(hero, gm_of(hero), note="from the GM")
     response = client.get(url, **HTMX)
     assert re.search(r'id="roll-strip" hx-swap-oob="true"', response.text)

@@ -51,9 +51,7 @@ def test_the_sheet_renders_in_a_constant_number_of_queries(
         )
     for _ in range(20):
         ItemFactory(character=hero)
-    # session, user, character with membership, skills, items, powers, the recent-rolls
-    # strip, and (for players) which NPCs are secret: the same 8 however long the sheet is.
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(7):
         response = client.get(sheet_url(hero))
     assert response.status_code == 200
     assert response.text.count('class="trait"') + response.text.count("trait attr-trait") >= 66
