@@ -202,3 +202,20 @@ def test_the_proxy_may_say_a_request_came_over_https(tmp_path):
     assert response.status == 302
     assert response.getheader("Location").startswith("/accounts/login/")
     assert response.getheader("Strict-Transport-Security")
+
+
+@pytest.mark.parametrize(
+    ("env", "age"),
+    [
+        ({"DJANGO_ENV": "development", "DATABASE_URL": "postgres://u@127.0.0.1:1/x"}, "60"),
+        ({**PRODUCTION_ENV, "DATABASE_URL": "postgres://u@127.0.0.1:1/x"}, "60"),
+        ({"DJANGO_ENV": "development", "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "0"),
+        ({"DJANGO_ENV": "test", "DATABASE_URL": "postgres://u@127.0.0.1:1/x"}, "0"),
+    ],
+    ids=["postgres-development", "postgres-production", "sqlite", "test-suite"],
+)
+def test_postgresql_connections_persist_wherever_it_serves(env, age):
+    # Issue 14: a new connection costs more than an unchanged live poll.
+    code = "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    result = _manage("shell", "-c", code, env=env)
+    assert result.stdout.strip().splitlines()[-1] == age, result.stderr
