@@ -14,9 +14,10 @@ modules and packages, by topic:
   means; ``errors`` ``RulesError``; ``traits`` the attributes and kinds of roll; ``time``
   rounds, days, weeks and months; ``reference/`` the shipped tables (skills, species,
   weapons, armour) and ``data/`` their files;
-* ``combat/`` actions, attacks and damage; ``injuries/`` wounds and stun, critical injuries,
-  healing; ``scale`` the six scales, shared by combat and craft; ``movement/`` speeds,
-  terrain, chases, falling; ``craft/`` vehicles, starships and capital ships;
+* ``combat/`` actions, attacks and damage; ``encounter/`` the combat round as a state machine
+  (``apply(state, command, *, ruleset, rng)``, replays); ``injuries/`` wounds and stun,
+  critical injuries, healing; ``scale`` the six scales, shared by combat and craft;
+  ``movement/`` speeds, terrain, chases, falling; ``craft/`` vehicles, starships and capital ships;
 * ``advancement/`` improvement costs, training, schools, Character Point limits;
   ``creation/`` character creation budgets and checks; ``force/`` Force skills, powers,
   Force Points and the Dark Side; ``droids`` building droids; ``equipment/`` improving and

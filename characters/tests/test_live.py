@@ -81,7 +81,7 @@ def test_a_new_roll_comes_alone_at_the_top_with_a_new_poller(client, hero):
     assert text.count('class="roll-entry') == 1 and "the second" in text
     assert poller(text) != url
     # Nothing but the poller and out-of-band pieces: no stray text lands beside the poller.
-    outside = re.sub(r'<(\w+)[^>]*hx-swap-oob=.*?</\1>', "", text, flags=re.S)
+    outside = re.sub(r"<(\w+)[^>]*hx-swap-oob=.*?</\1>", "", text, flags=re.S)
     outside = re.sub(r'<div id="live"[^>]*></div>', "", outside)
     assert not outside.strip(), outside
     assert client.get(poller(text), **HTMX).status_code == 204

@@ -6,9 +6,9 @@ the digest. Where an example repeats another one that is tested elsewhere (C-3 =
 C-38…C-43 = E1…E8, CB-45 = D-26, D-7 = M-28/V12/V16, D-21 = V11, D-22 = V13), the values are
 re-asserted here under the missing id.
 
-Not here, deferred to the encounter and downtime work (they replay a round or need the
-database): CB-3 as a whole round (its order and the D-15…D-19 pieces are tested), the haste
-sequencing of M-43, and the downtime-job examples H-58, H-66, H-67.
+CB-3 as a whole round is replayed through the encounter engine's ``apply`` in
+test_encounter_cb3.py. Not here, deferred to the downtime work (they need the database or a
+job): the haste sequencing of M-43, and the downtime-job examples H-58, H-66, H-67.
 """
 
 from __future__ import annotations

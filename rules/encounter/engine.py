@@ -1,0 +1,570 @@
+"""The round as a state machine: :func:`apply` (one step → the new state and its events),
+:func:`replay` (a list of steps from a starting state) and :func:`next_to_act` (whose action
+falls due, §1.4). The 2E round (initiative, order, declarations, actions and reactions, end of
+round) and the Rules Companion's segments (§9) both run here, chosen by the ruleset."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from rules.advancement import check_cp_spend
+from rules.combat import (
+    ActionCount,
+    RangeBand,
+    called_shot,
+    initiative_pool,
+    initiative_roller,
+    range_difficulty,
+    rc_declaration_order,
+    reaction_skills,
+    situational_modifier,
+)
+from rules.dice import DiceSource, DieCode, roll
+from rules.encounter.commands import (
+    Act,
+    AddCombatant,
+    Attack,
+    ChooseOrder,
+    Command,
+    DeclareActions,
+    EndEncounter,
+    EndRound,
+    GMOverride,
+    NextSegment,
+    React,
+    RemoveCombatant,
+    ResolveAttack,
+    RollInitiative,
+)
+from rules.encounter.events import Event, plain_roll
+from rules.encounter.resolve import penalty_dice, resolve_attack, roll_for
+from rules.encounter.state import (
+    Combatant,
+    EncounterError,
+    EncounterState,
+    PendingAttack,
+    Reaction,
+)
+from rules.errors import RulesError
+from rules.injuries import (
+    WoundLevel,
+    WoundState,
+    expire_stuns,
+    parse_wound_level,
+    roll_death,
+    stun_penalty,
+)
+from rules.ruleset import RuleSet
+from rules.scale import scale_adjustment
+
+__all__ = ["apply", "next_to_act", "replay"]
+
+MAX_INITIATIVE_ROLLS = 50
+_CP_KINDS = {
+    "dodge": "dodge",
+    "melee parry": "melee_parry",
+    "brawling parry": "brawling_parry",
+    "lightsaber": "lightsaber_parry",
+    "vehicle dodge": "vehicle_dodge",
+    "starship dodge": "vehicle_dodge",
+}
+
+
+class _Tape:
+    """A dice source that keeps the faces it hands out (for rolls made by helpers that return
+    only totals, such as the death roll)."""
+
+    def __init__(self, rng: DiceSource) -> None:
+        self.rng = rng
+        self.faces: list[int] = []
+
+    def d6(self) -> int:
+        face = self.rng.d6()
+        self.faces.append(face)
+        return face
+
+
+def _rc(ruleset: RuleSet) -> bool:
+    return ruleset.combat_round == "rc_haste"
+
+
+def apply(
+    state: EncounterState, command: Command, *, ruleset: RuleSet, rng: DiceSource
+) -> tuple[EncounterState, list[Event]]:
+    """Carry out one step. Returns the new state and what happened (every die in the events).
+    A step the rules refuse raises :class:`EncounterError` with the reason; the state given
+    is never changed (it is frozen)."""
+    if state.phase == "ended":
+        raise EncounterError("the encounter has ended; no more steps can be taken")
+    try:
+        return _dispatch(state, command, ruleset=ruleset, rng=rng)
+    except EncounterError:
+        raise
+    except RulesError as exc:
+        raise EncounterError(str(exc)) from None
+
+
+def _dispatch(
+    state: EncounterState, cmd: Command, *, ruleset: RuleSet, rng: DiceSource
+) -> tuple[EncounterState, list[Event]]:
+    match cmd:
+        case AddCombatant():
+            return _add(state, cmd, ruleset=ruleset)
+        case RemoveCombatant():
+            return _remove(state, cmd, ruleset=ruleset)
+        case RollInitiative():
+            return _roll_initiative(state, ruleset=ruleset, rng=rng)
+        case ChooseOrder():
+            return _choose_order(state, cmd)
+        case DeclareActions():
+            return _declare(state, cmd, ruleset=ruleset)
+        case Act():
+            c = _spend(state, cmd.combatant, ruleset=ruleset)
+            left = c.actions.remaining if c.actions else 0
+            text = f"{c.name}: {cmd.what}"
+            event = Event("act", c.id, text, (("what", cmd.what), ("actions_left", left)))
+            return state.with_combatant(c), [event]
+        case Attack():
+            return _attack(state, cmd, ruleset=ruleset)
+        case React():
+            return _react(state, cmd, ruleset=ruleset, rng=rng)
+        case ResolveAttack():
+            return resolve_attack(state, ruleset=ruleset, rng=rng, damage_cp=cmd.damage_cp)
+        case NextSegment():
+            return _next_segment(state, ruleset=ruleset)
+        case EndRound():
+            return _end_round(state, ruleset=ruleset, rng=rng)
+        case EndEncounter():
+            if state.pending is not None:
+                raise EncounterError("resolve the announced attack before ending the encounter")
+            return state.replace(phase="ended"), [Event("end_encounter", None, "The fight ends")]
+        case GMOverride():
+            return _override(state, cmd, ruleset=ruleset)
+    raise EncounterError(f"unknown encounter step {cmd!r}")  # pragma: no cover
+
+
+# --- combatants joining and leaving -----------------------------------------------------------
+def _order(state: EncounterState, *, ruleset: RuleSet) -> tuple[str, ...]:
+    if _rc(ruleset):
+        segment: Literal[1, 2] = 2 if state.segment == 2 else 1
+        actors = [(c.id, c.dexterity, c.npc) for c in state.combatants]
+        if state.segment == 3:
+            return tuple(c.id for c in sorted(state.combatants, key=lambda c: -c.haste))
+        return tuple(rc_declaration_order(actors, segment))
+    if not state.side_order:
+        return ()
+    ranked = sorted(state.combatants, key=lambda c: c.perception, reverse=True)
+    return tuple(c.id for side in state.side_order for c in ranked if c.side == side)
+
+
+def _add(
+    state: EncounterState, cmd: AddCombatant, *, ruleset: RuleSet
+) -> tuple[EncounterState, list[Event]]:
+    c = cmd.combatant
+    if any(x.id == c.id for x in state.combatants):
+        raise EncounterError(f"a combatant with the id {c.id!r} is already in the encounter")
+    sides = state.side_order
+    if sides and c.side not in sides:
+        sides = (*sides, c.side)
+    state = state.replace(combatants=(*state.combatants, c), side_order=sides)
+    state = state.replace(order=_order(state, ruleset=ruleset))
+    return state, [Event("join", c.id, f"{c.name} joins the fight on side {c.side}")]
+
+
+def _remove(
+    state: EncounterState, cmd: RemoveCombatant, *, ruleset: RuleSet
+) -> tuple[EncounterState, list[Event]]:
+    c = state.combatant(cmd.combatant)
+    pending = state.pending
+    if pending is not None and c.id in (pending.attacker, pending.target):
+        pending = None
+    people = tuple(x for x in state.combatants if x.id != c.id)
+    state = state.replace(combatants=people, pending=pending, order=())
+    state = state.replace(order=_order(state, ruleset=ruleset))
+    return state, [Event("leave", c.id, f"{c.name} leaves the fight")]
+
+
+# --- initiative (§1.2) ------------------------------------------------------------------------
+def _sides(state: EncounterState) -> list[tuple[str, list[Combatant]]]:
+    sides: dict[str, list[Combatant]] = {}
+    for c in state.combatants:
+        if not c.out_of_fight:
+            sides.setdefault(c.side, []).append(c)
+    return list(sides.items())
+
+
+def _roll_initiative(
+    state: EncounterState, *, ruleset: RuleSet, rng: DiceSource
+) -> tuple[EncounterState, list[Event]]:
+    if _rc(ruleset):
+        raise EncounterError("the Rules Companion round has no initiative roll (§9)")
+    if state.phase != "initiative":
+        raise EncounterError("initiative has already been rolled this round")
+    sides = _sides(state)
+    if len(sides) < 2:
+        raise EncounterError("initiative needs at least two sides still in the fight")
+    rollers: dict[str, Combatant] = {}
+    for side, members in sides:
+        chosen = initiative_roller(
+            [(c.id, c.perception, c.wounds.level) for c in members], ruleset=ruleset
+        )
+        rollers[side] = state.combatant(chosen)
+    events: list[Event] = []
+    totals: dict[str, int] = {}
+    contenders = list(rollers)
+    for _ in range(MAX_INITIATIVE_ROLLS):
+        for side in contenders:
+            c = rollers[side]
+            pool = initiative_pool(
+                c.perception,
+                wound=c.wounds.level,
+                stun_dice=stun_penalty(c.wounds.stuns, state.round),
+                ruleset=ruleset,
+            )
+            wild = ruleset.wild_die and ruleset.initiative_wild_die
+            r = roll(pool, wild_die=wild, ruleset=ruleset, rng=rng)
+            totals[side] = r.total
+            numbers = (("side", side), ("pool", str(pool)), ("total", r.total))
+            text = f"{c.name} rolls initiative for side {side}: {r.total}"
+            events.append(Event("initiative", c.id, text, numbers, (("initiative", r),)))
+        best = max(totals.values())
+        contenders = [s for s, t in totals.items() if t == best]
+        if len(contenders) == 1:
+            break
+        events.append(Event("initiative_tie", None, "Tie: the tied sides roll again"))
+    else:
+        raise EncounterError("initiative stayed tied after 50 rolls; the GM decides")
+    winner = contenders[0]
+    people = tuple(
+        c.replace(initiative=totals[c.side] if rollers.get(c.side) is c else None)
+        for c in state.combatants
+    )
+    text = f"Side {winner} wins the initiative and chooses to act first or last"
+    events.append(Event("initiative_winner", rollers[winner].id, text, (("side", winner),)))
+    new = state.replace(combatants=people, initiative_winner=winner, phase="order")
+    return new, events
+
+
+def _choose_order(state: EncounterState, cmd: ChooseOrder) -> tuple[EncounterState, list[Event]]:
+    if state.phase != "order":
+        raise EncounterError("the side order is chosen after the initiative roll")
+    if cmd.side != state.initiative_winner:
+        raise EncounterError(f"side {state.initiative_winner} won the initiative and chooses")
+    rolls: dict[str, int] = {}
+    for c in state.combatants:
+        if c.initiative is not None:
+            rolls[c.side] = c.initiative
+    others = sorted((s for s in rolls if s != cmd.side), key=lambda s: -rolls[s])
+    sides = (cmd.side, *others) if cmd.first else (*others, cmd.side)
+    sides += tuple(s for s, _ in _sides(state) if s not in sides)
+    ranked = sorted(state.combatants, key=lambda c: c.perception, reverse=True)
+    order = tuple(c.id for side in sides for c in ranked if c.side == side)
+    new = state.replace(side_order=sides, order=order, phase="round")
+    where = "first" if cmd.first else "last"
+    text = f"Side {cmd.side} acts {where}; order: {', '.join(order)}"
+    return new, [Event("order", None, text, (("first", sides[0]), ("order", ",".join(order))))]
+
+
+# --- declaring and acting (§1.3–§1.5) ---------------------------------------------------------
+def _in_round(state: EncounterState, what: str) -> None:
+    if state.phase != "round":
+        raise EncounterError(f"{what} waits until initiative is rolled and the order chosen")
+
+
+def _declare(
+    state: EncounterState, cmd: DeclareActions, *, ruleset: RuleSet
+) -> tuple[EncounterState, list[Event]]:
+    _in_round(state, "declaring actions")
+    c = state.combatant(cmd.combatant)
+    if c.out_of_fight or c.lost_actions:
+        raise EncounterError(f"{c.name} cannot act this round")
+    if _rc(ruleset) and state.segment != 1:
+        raise EncounterError("[RC] actions and haste are declared in segment 1")
+    if cmd.haste and not _rc(ruleset):
+        raise EncounterError("haste is a Rules Companion rule; this campaign rolls initiative")
+    if c.actions is not None:
+        raise EncounterError(f"{c.name} has already declared this round ({c.actions.total})")
+    if _rc(ruleset):
+        count = ActionCount(cmd.actions + cmd.haste, used=cmd.haste)
+    else:
+        count = ActionCount(cmd.actions)
+    c = c.replace(actions=count, haste=cmd.haste)
+    pen = count.penalty_dice(ruleset=ruleset)
+    numbers = (("actions", count.total), ("haste", cmd.haste), ("penalty_dice", pen))
+    text = f"{c.name} declares {count.total} actions (-{pen}D)"
+    return state.with_combatant(c), [Event("declare", c.id, text, numbers)]
+
+
+def _spend(state: EncounterState, combatant: str, *, ruleset: RuleSet) -> Combatant:
+    """The combatant after taking his next declared action, or the refusal."""
+    _in_round(state, "acting")
+    c = state.combatant(combatant)
+    if state.pending is not None:
+        raise EncounterError("resolve the announced attack first")
+    if _rc(ruleset) and state.segment != 3:
+        raise EncounterError("[RC] actions are rolled in segment 3")
+    if c.out_of_fight:
+        raise EncounterError(f"{c.name} is out of the fight and cannot act")
+    if c.lost_actions:
+        raise EncounterError(f"{c.name} can take no more actions this round")
+    if c.actions is None:
+        raise EncounterError(f"{c.name} has not declared his actions this round")
+    if not c.actions.remaining:
+        raise EncounterError(f"{c.name} has no actions left this round")
+    return c.replace(actions=c.actions.take())
+
+
+def _attack(
+    state: EncounterState, cmd: Attack, *, ruleset: RuleSet
+) -> tuple[EncounterState, list[Event]]:
+    attacker = _spend(state, cmd.attacker, ruleset=ruleset)
+    target = state.combatant(cmd.target)
+    if target.id == attacker.id:
+        raise EncounterError("a combatant cannot attack himself")
+    weapon = attacker.weapon
+    kind = weapon.kind if weapon else "brawling"
+    skill = cmd.skill or (weapon.skill if weapon else "brawling")
+    band = RangeBand(cmd.range_band) if cmd.range_band else None
+    if cmd.distance_m is not None:
+        if weapon is None or weapon.ranges is None:
+            raise EncounterError(f"{attacker.name}'s weapon has no ranges to read a distance on")
+        band = weapon.ranges.band(cmd.distance_m)
+    level = range_difficulty(band, ruleset=ruleset) if band is not None else None
+    if cmd.difficulty is None:
+        hint = f": {band} range is {level.level} ({level.low}–{level.high})" if level else ""
+        raise EncounterError("the GM sets the difficulty number" + hint)
+    cp_kind = {"melee": "melee_attack", "brawling": "brawling_attack"}.get(kind, "attack")
+    check_cp_spend(cp_kind, cmd.cp_dice, ruleset=ruleset, force_point_this_round=cmd.force_point)
+    for condition in cmd.conditions:
+        situational_modifier(condition, ruleset=ruleset)
+    if cmd.called_shot_cm is not None:
+        called_shot(cmd.called_shot_cm, ruleset=ruleset)
+    pending = PendingAttack(
+        attacker.id,
+        target.id,
+        skill,
+        kind,
+        cmd.difficulty,
+        cmd.conditions,
+        cmd.called_shot_cm,
+        cmd.cp_dice,
+        cmd.force_point,
+        band.value if band else None,
+        DieCode.parse(cmd.attack_bonus or "0D"),
+        DieCode.parse(cmd.damage_bonus or "0D"),
+    )
+    numbers = (
+        ("target", target.id),
+        ("skill", skill),
+        ("base_difficulty", cmd.difficulty),
+        ("range_band", band.value if band else None),
+        ("actions_left", attacker.actions.remaining if attacker.actions else 0),
+    )
+    text = f"{attacker.name} attacks {target.name} ({skill}, difficulty {cmd.difficulty})"
+    new = state.with_combatant(attacker).replace(pending=pending)
+    return new, [Event("attack_declared", attacker.id, text, numbers)]
+
+
+def _react(
+    state: EncounterState, cmd: React, *, ruleset: RuleSet, rng: DiceSource
+) -> tuple[EncounterState, list[Event]]:
+    _in_round(state, "reacting")
+    c = state.combatant(cmd.combatant)
+    pending = state.pending
+    rc_declaring = _rc(ruleset) and state.segment == 2
+    if _rc(ruleset) and not rc_declaring:
+        raise EncounterError("[RC] combat reactions are declared in segment 2, before the rolls")
+    if not rc_declaring and (pending is None or pending.target != c.id):
+        raise EncounterError(f"there is no attack on {c.name} to react to")
+    if c.out_of_fight or c.lost_actions:
+        raise EncounterError(f"{c.name} can take no more actions and cannot roll a new reaction")
+    if c.actions is None:
+        raise EncounterError(f"{c.name} declares his actions before reacting")
+    skill = " ".join(cmd.skill.lower().split())
+    if pending is not None and not rc_declaring:
+        attacker = state.combatant(pending.attacker)
+        armed = attacker.weapon is not None and attacker.weapon.kind != "brawling"
+        covers = reaction_skills(pending.kind, armed=armed, ruleset=ruleset)
+        if skill not in covers:
+            raise EncounterError(f"{skill} does not answer a {pending.kind} attack ({covers[0]})")
+    check_cp_spend(_CP_KINDS.get(skill, "reaction"), cmd.cp_dice, ruleset=ruleset)
+    standing = c.reaction(skill)
+    if standing is not None:
+        raise EncounterError(f"{c.name}'s {skill} of {standing.total} stands for this round")
+    actions, haste = c.actions, 0
+    if cmd.full:
+        if ruleset.full_reaction == "none" or _rc(ruleset):
+            raise EncounterError("this campaign has no full reaction in the 2E round")
+        if actions.total != 1 or actions.used:
+            raise EncounterError("a full reaction is the only action of the round: declare 1")
+        actions = actions.take()
+    elif rc_declaring:
+        if cmd.haste < c.haste:
+            raise EncounterError("[RC] haste can be raised in segment 2 but never lowered")
+        haste = cmd.haste
+        actions = ActionCount(
+            actions.declared, actions.extra + 1 + cmd.haste - c.haste, actions.used
+        )
+    elif cmd.extra:
+        actions = actions.react(use_declared=False)
+    else:
+        if not actions.remaining:
+            raise EncounterError(f"{c.name} has no declared actions left; react as an extra one")
+        actions = actions.react(use_declared=True)
+    c = c.replace(actions=actions)
+    bonus = None
+    if pending is not None and not rc_declaring:
+        attacker = state.combatant(pending.attacker)
+        bonus = scale_adjustment(attacker.scale, c.scale, ruleset=ruleset).dodge_bonus or None
+    penalty = penalty_dice(c, now_round=state.round, ruleset=ruleset)
+    total, rolls, _ = roll_for(
+        c,
+        c.code(skill),
+        "reaction",
+        penalty=penalty,
+        cp_dice=cmd.cp_dice,
+        bonus=bonus,
+        ruleset=ruleset,
+        rng=rng,
+    )
+    c = c.replace(reactions=(*c.reactions, Reaction(skill, total, cmd.full, haste)))
+    numbers = (
+        ("skill", skill),
+        ("actions", actions.total),
+        ("penalty_dice", penalty),
+        ("total", total),
+        ("full", cmd.full),
+        ("haste", haste),
+    )
+    text = f"{c.name} rolls {skill}: {total} stands for the rest of the round"
+    return state.with_combatant(c), [Event("reaction", c.id, text, numbers, rolls)]
+
+
+# --- Rules Companion segments, end of round ---------------------------------------------------
+def _next_segment(state: EncounterState, *, ruleset: RuleSet) -> tuple[EncounterState, list[Event]]:
+    if not _rc(ruleset):
+        raise EncounterError("segments belong to the Rules Companion round")
+    if state.segment >= 3:
+        raise EncounterError("segment 3 is the last: end the round")
+    new = state.replace(segment=state.segment + 1)
+    new = new.replace(order=_order(new, ruleset=ruleset))
+    text = f"Segment {new.segment}: {', '.join(new.order)}"
+    numbers = (("segment", new.segment), ("order", ",".join(new.order)))
+    return new, [Event("segment", None, text, numbers)]
+
+
+def _end_round(
+    state: EncounterState, *, ruleset: RuleSet, rng: DiceSource
+) -> tuple[EncounterState, list[Event]]:
+    if state.pending is not None:
+        raise EncounterError("resolve the announced attack before ending the round")
+    events: list[Event] = []
+    people = []
+    for c in state.combatants:
+        wounds = c.wounds
+        mortal = c.mortal_rounds
+        if wounds.level is WoundLevel.mortally_wounded:
+            mortal += 1
+            tape = _Tape(rng)
+            total, dies = roll_death(mortal, rng=tape)
+            auto = ruleset.death_automation == "auto"
+            if dies and auto:
+                wounds = WoundState(WoundLevel.killed, wounds.stuns, wounds.rested_through)
+            numbers = (("rounds", mortal), ("total", total), ("dies", dies), ("applied", auto))
+            text = f"{c.name} makes a death roll: {total} against {mortal}"
+            rolls = (("death", plain_roll(tape.faces)),)
+            events.append(Event("death_roll", c.id, text, numbers, rolls))
+        wounds = expire_stuns(wounds, state.round + 1, ruleset=ruleset)
+        people.append(
+            c.replace(
+                wounds=wounds,
+                mortal_rounds=mortal,
+                actions=None,
+                haste=0,
+                reactions=(),
+                lost_actions=c.lose_next_round,
+                lose_next_round=False,
+                initiative=None,
+            )
+        )
+    rc = _rc(ruleset)
+    new = state.replace(
+        round=state.round + 1,
+        segment=1 if rc else 0,
+        phase="round" if rc else "initiative",
+        combatants=tuple(people),
+        side_order=(),
+        order=(),
+        initiative_winner=None,
+    )
+    new = new.replace(order=_order(new, ruleset=ruleset))
+    events.append(Event("end_round", None, f"Round {new.round} begins", (("round", new.round),)))
+    return new, events
+
+
+def _override(
+    state: EncounterState, cmd: GMOverride, *, ruleset: RuleSet
+) -> tuple[EncounterState, list[Event]]:
+    c = state.combatant(cmd.combatant)
+    value = cmd.value
+    field = cmd.field
+    if field == "wound_level":
+        level = parse_wound_level(str(value), ruleset=ruleset)
+        c = c.replace(wounds=WoundState(level, c.wounds.stuns, c.wounds.rested_through))
+    elif field in ("prone", "lost_actions"):
+        if not isinstance(value, bool):
+            raise EncounterError(f"{field} is set to true or false")
+        c = c.replace(**{field: value})
+    else:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise EncounterError(f"{field} is set to a whole number of 0 or more")
+        if field in ("declared", "extra", "used"):
+            now = c.actions or ActionCount(max(1, value))
+            parts = {"declared": now.declared, "extra": now.extra, "used": now.used}
+            parts[field] = value
+            c = c.replace(actions=ActionCount(**parts, free=now.free, full_auto=now.full_auto))
+        elif field == "reaction":
+            if not cmd.skill:
+                raise EncounterError("say which reaction skill's total to set")
+            kept = tuple(r for r in c.reactions if r.skill != cmd.skill)
+            c = c.replace(reactions=(*kept, Reaction(cmd.skill, value)))
+        else:
+            c = c.replace(**{field: value})
+    text = f"GM sets {c.name}'s {field}{' ' + cmd.skill if cmd.skill else ''} to {value}"
+    numbers = (("field", field), ("value", value))
+    return state.with_combatant(c), [Event("override", c.id, text, numbers)]
+
+
+# --- replay and turn order ----------------------------------------------------------------------
+def replay(
+    initial: EncounterState, commands: Iterable[Command], *, ruleset: RuleSet, rng: DiceSource
+) -> tuple[EncounterState, list[Event]]:
+    """Apply the steps in order from ``initial``: the state after all of them and every event.
+    Undo is a replay without the last step; give ``FixedDice(recorded_dice(events))`` to get
+    the same dice as when the steps were first taken."""
+    events: list[Event] = []
+    for command in commands:
+        initial, new = apply(initial, command, ruleset=ruleset, rng=rng)
+        events.extend(new)
+    return initial, events
+
+
+def next_to_act(state: EncounterState, *, whole_pose: bool = False) -> tuple[str, int] | None:
+    """Whose declared action falls due, and which of his actions it is (§1.4): all first
+    actions in order, then all second actions ([UPG] interleaved passes), or each combatant's
+    whole pose at once (``whole_pose``, to replay the [WIKI]). A combatant not yet declared is
+    due for his first action. None when nobody has an action left."""
+    due: list[tuple[int, int, str]] = []
+    for position, cid in enumerate(state.order):
+        c = state.combatant(cid)
+        if c.out_of_fight or c.lost_actions:
+            continue
+        if c.actions is None:
+            due.append((0, position, cid))
+        elif c.actions.remaining:
+            due.append((c.actions.used, position, cid))
+    if not due:
+        return None
+    used, _, cid = min(due, key=lambda d: (d[1],) if whole_pose else (d[0], d[1]))
+    return cid, used + 1

@@ -1,0 +1,317 @@
+"""Rolling inside an encounter: a combatant's skill roll with the round's penalties (the
+multiple-action penalty, wounds, stuns; the [WIKI] ``subtract_pool`` convention as an option),
+the reaction roll, and :func:`resolve_attack`, the one call that takes an announced attack to
+its end (standing reaction or difficulty, hit, damage against Strength with armour and scale,
+wound or stun, prone and lost actions)."""
+
+from __future__ import annotations
+
+from rules.advancement import check_cp_spend
+from rules.combat import (
+    called_shot,
+    damage_code,
+    damage_result,
+    is_hit,
+    reacted_difficulty,
+    reaction_skills,
+    resistance_code,
+    situational_modifier,
+)
+from rules.dice import DiceError, DiceSource, DieCode, Roll, roll, rollable_pool
+from rules.difficulty import add_to_difficulty
+from rules.encounter.events import Event, Scalar, plain_roll
+from rules.encounter.state import Combatant, EncounterError, EncounterState, PendingAttack
+from rules.errors import RulesError
+from rules.injuries import (
+    WoundLevel,
+    injury_penalty_dice,
+    stun_state,
+    take_result,
+    wound_effects,
+)
+from rules.ruleset import RuleSet
+from rules.scale import apply_die_cap, scale_adjustment
+
+__all__ = ["SkillRoll", "penalty_dice", "resolve_attack", "roll_for"]
+
+SkillRoll = tuple[int, tuple[tuple[str, Roll], ...], int]
+"""(total, the named rolls in drawing order, the penalty dice taken off)."""
+
+
+def penalty_dice(c: Combatant, *, now_round: int, ruleset: RuleSet) -> int:
+    """Dice off a combatant's skill and attribute rolls now: the multiple-action penalty of
+    the actions he has so far (declared plus extra), wound and stun dice (§11.1). Not for
+    damage or Strength against damage."""
+    actions = c.actions.penalty_dice(ruleset=ruleset) if c.actions else 0
+    return actions + injury_penalty_dice(c.wounds, now_round=now_round, ruleset=ruleset)
+
+
+def roll_for(
+    c: Combatant,
+    code: DieCode,
+    label: str,
+    *,
+    penalty: int,
+    ruleset: RuleSet,
+    rng: DiceSource,
+    cp_dice: int = 0,
+    force_point: bool = False,
+    bonus: DieCode | None = None,
+    cap: int | None = None,
+) -> SkillRoll:
+    """Roll ``code`` for ``c`` less ``penalty`` dice. ``remove_dice`` (the engine's way): the
+    dice come off the pool, and a pool under 1D is refused (A5). ``subtract_pool`` ([WIKI]
+    replays): the full code is rolled, then the penalty dice, and the second total is
+    subtracted. ``cap`` is an [RC] scale die cap."""
+    try:
+        if ruleset.wiki_penalty_convention == "subtract_pool":
+            check = roll(
+                code,
+                cp_dice=cp_dice,
+                force_point=force_point,
+                bonus=bonus,
+                ruleset=ruleset,
+                rng=rng,
+            )
+            rolls: tuple[tuple[str, Roll], ...] = ((label, check),)
+            total = _capped(check, cap)
+            if penalty:
+                pen = roll(DieCode(penalty), wild_die=False, ruleset=ruleset, rng=rng)
+                rolls += ((f"{label} penalty", pen),)
+                total = max(0, total - pen.total)
+            return total, rolls, penalty
+        rollable_pool(
+            code, penalty_dice=penalty, force_point=force_point, bonus=bonus, ruleset=ruleset
+        )
+        result = roll(
+            code,
+            penalty_dice=penalty,
+            cp_dice=cp_dice,
+            force_point=force_point,
+            bonus=bonus,
+            ruleset=ruleset,
+            rng=rng,
+        )
+    except DiceError as exc:
+        raise EncounterError(f"{c.name}'s {label} roll: {exc}") from None
+    return _capped(result, cap), ((label, result),), penalty
+
+
+def _capped(result: Roll, cap: int | None) -> int:
+    return result.total if cap is None or cap >= 6 else apply_die_cap(result, cap)
+
+
+def _need_cap(cap: int | None, what: str) -> int | None:
+    if cap is None:
+        raise EncounterError(f"at these scales {what} is not possible ([RC] chart '—')")
+    return cap
+
+
+def _standing_reaction(
+    target: Combatant, attacker: Combatant, pending: PendingAttack, *, ruleset: RuleSet
+) -> tuple[str | None, int, bool, int]:
+    armed = attacker.weapon is not None and attacker.weapon.kind != "brawling"
+    for skill in reaction_skills(pending.kind, armed=armed, ruleset=ruleset):
+        found = target.reaction(skill)
+        if found is not None:
+            return skill, found.total, found.full, found.haste
+    return None, 0, False, 0
+
+
+def resolve_attack(
+    state: EncounterState, *, ruleset: RuleSet, rng: DiceSource, damage_cp: int = 0
+) -> tuple[EncounterState, list[Event]]:
+    """Resolve the announced attack (``state.pending``) end to end (§11.3 steps 5–11): the
+    standing reaction that covers it replaces (2E), adds to ([2E-STD] full reaction) or raises
+    ([RC]) the base difficulty; situational and called-shot modifiers follow (CA-6); the
+    attack roll takes the attacker's current penalties; a hit rolls damage (no penalty, the
+    Wild Die per ``wild_die_on_damage``, the higher scale's modifier) against Strength plus
+    armour (no penalty, CA-11), reads the campaign's damage chart and applies the result:
+    stun, or a wound with its round effects (prone, remaining actions lost)."""
+    p = state.pending
+    if p is None:
+        raise EncounterError("no attack has been announced to resolve")
+    attacker, target = state.combatant(p.attacker), state.combatant(p.target)
+    try:
+        return _resolve(state, p, attacker, target, ruleset=ruleset, rng=rng, damage_cp=damage_cp)
+    except EncounterError:
+        raise
+    except RulesError as exc:
+        raise EncounterError(str(exc)) from None
+
+
+def _resolve(
+    state: EncounterState,
+    p: PendingAttack,
+    attacker: Combatant,
+    target: Combatant,
+    *,
+    ruleset: RuleSet,
+    rng: DiceSource,
+    damage_cp: int,
+) -> tuple[EncounterState, list[Event]]:
+    scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
+    # Refusals come before any die is drawn, so a refused step uses no dice.
+    caps = [_need_cap(c, "this attack") for c in (scale.to_hit_cap, scale.damage_cap)]
+    caps.append(_need_cap(scale.resist_cap, "this attack"))
+    check_cp_spend("damage", damage_cp, ruleset=ruleset)
+    reaction, reaction_total, full, haste = _standing_reaction(target, attacker, p, ruleset=ruleset)
+    difficulty = reacted_difficulty(
+        p.base,
+        reaction_total if reaction else None,
+        ruleset=ruleset,
+        full=full,
+        reaction_haste=haste,
+        attack_haste=attacker.haste,
+    )
+    rolls: list[tuple[str, Roll]] = []
+    modifiers = [situational_modifier(c, ruleset=ruleset) for c in p.conditions]
+    if target.prone and ruleset.prone_to_hit_modifier and "prone" not in p.conditions:
+        modifiers.append(situational_modifier("prone", ruleset=ruleset))
+    shot = called_shot(p.called_shot_cm, ruleset=ruleset) if p.called_shot_cm else None
+    if shot is not None:
+        modifiers.append(shot.difficulty)
+    for mod in modifiers:
+        added = add_to_difficulty(difficulty, mod, ruleset=ruleset, rng=rng)
+        if added.dice:
+            rolls.append(("difficulty dice", plain_roll(added.dice)))
+        difficulty = added.number
+    code = attacker.code(p.skill)
+    penalty = penalty_dice(attacker, now_round=state.round, ruleset=ruleset)
+    total, attack_rolls, _ = roll_for(
+        attacker,
+        code,
+        "attack",
+        penalty=penalty,
+        cp_dice=p.cp_dice,
+        force_point=p.force_point,
+        bonus=scale.attack_bonus.pool_add(p.attack_bonus) or None,
+        cap=caps[0],
+        ruleset=ruleset,
+        rng=rng,
+    )
+    rolls.extend(attack_rolls)
+    hit = is_hit(total, difficulty)
+    numbers: list[tuple[str, Scalar]] = [
+        ("base_difficulty", p.base),
+        ("reaction", reaction_total if reaction else None),
+        ("difficulty", difficulty),
+        ("attack_code", str(code)),
+        ("penalty_dice", penalty),
+        ("attack_total", total),
+        ("hit", hit),
+    ]
+    verdict = "hits" if hit else "misses"
+    events = [
+        Event(
+            "attack",
+            attacker.id,
+            f"{attacker.name} rolls {total} against {difficulty} and {verdict} {target.name}",
+            tuple(numbers),
+            tuple(rolls),
+        )
+    ]
+    state = state.replace(pending=None)
+    if not hit:
+        return state, events
+    damage_state, damage_event = _damage(
+        state,
+        p,
+        attacker,
+        target,
+        shot_bonus=shot.damage_bonus if shot else None,
+        ruleset=ruleset,
+        rng=rng,
+        damage_cp=damage_cp,
+    )
+    return damage_state, [*events, damage_event]
+
+
+def _damage(
+    state: EncounterState,
+    p: PendingAttack,
+    attacker: Combatant,
+    target: Combatant,
+    *,
+    shot_bonus: DieCode | None,
+    ruleset: RuleSet,
+    rng: DiceSource,
+    damage_cp: int,
+) -> tuple[EncounterState, Event]:
+    scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
+    weapon = attacker.weapon
+    bonuses = [b for b in (scale.damage_bonus, shot_bonus, p.damage_bonus) if b]
+    code = damage_code(
+        weapon.damage if weapon else "STR", strength=attacker.strength, bonuses=bonuses
+    )
+    wild = ruleset.wild_die and ruleset.wild_die_on_damage
+    dmg = roll(code, cp_dice=damage_cp, wild_die=wild, ruleset=ruleset, rng=rng)
+    energy = weapon.energy if weapon else False
+    resist_code = resistance_code(
+        target.strength,
+        target.armour,
+        attack="energy" if energy else "physical",
+        scale_bonus=scale.resist_bonus or None,
+    )
+    res = roll(resist_code, ruleset=ruleset, rng=rng)
+    dmg_total = _capped(dmg, scale.damage_cap)
+    res_total = _capped(res, scale.resist_cap)
+    result = damage_result(
+        dmg_total,
+        res_total,
+        stun_weapon=bool(weapon and weapon.stun),
+        range_band=p.range_band if p.range_band else None,
+        ruleset=ruleset,
+    )
+    before = target.wounds.level
+    wounds = take_result(
+        target.wounds,
+        result.level,
+        now_round=state.round,
+        stun_points=max(1, result.stun_points),
+        ruleset=ruleset,
+    )
+    updated = target.replace(wounds=wounds)
+    if result.level is WoundLevel.stunned:
+        stuns = stun_state(
+            wounds.stuns,
+            state.round,
+            strength=target.strength,
+            dexterity=target.dexterity,
+            rested_through=wounds.rested_through,
+            ruleset=ruleset,
+        )
+        if stuns.knocked_out:
+            updated = updated.replace(knocked_out=True, prone=True, lost_actions=True)
+    if result.unconscious_for is not None:
+        updated = updated.replace(knocked_out=True, prone=True, lost_actions=True)
+    if wounds.level.rank > before.rank:
+        effects = wound_effects(wounds.level, ruleset=ruleset)
+        if effects.falls_prone:
+            updated = updated.replace(prone=True)
+        if effects.loses_rest_of_round or not effects.can_act:
+            actions = updated.actions.lose_remaining() if updated.actions else None
+            updated = updated.replace(lost_actions=True, actions=actions)
+        if effects.loses_next_round:
+            updated = updated.replace(lose_next_round=True)
+        if wounds.level is WoundLevel.mortally_wounded:
+            updated = updated.replace(mortal_rounds=0)
+    numbers: tuple[tuple[str, Scalar], ...] = (
+        ("damage_code", str(code)),
+        ("damage_total", dmg_total),
+        ("strength_code", str(resist_code)),
+        ("strength_total", res_total),
+        ("margin", result.margin),
+        ("result", result.level.value),
+        ("stun_points", result.stun_points),
+        ("unconscious_for", str(result.unconscious_for) if result.unconscious_for else None),
+        ("needs_gm", result.needs_gm),
+        ("wound_level", wounds.level.value),
+        ("prone", updated.prone),
+    )
+    text = (
+        f"{target.name} takes {dmg_total} damage against Strength {res_total}: "
+        f"{result.level.label}; now {wounds.level.label}"
+    )
+    event = Event("damage", target.id, text, numbers, (("damage", dmg), ("strength", res)))
+    return state.with_combatant(updated), event

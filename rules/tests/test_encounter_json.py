@@ -1,0 +1,308 @@
+"""Storing an encounter: its state, steps and events round-trip through JSON, and damaged
+data or values that cannot exist are refused with the reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import RulesError
+from rules.combat import ActionCount, Armour, WeaponRange
+from rules.dice import DieCode, FixedDice, SeededDice
+from rules.encounter import (
+    COMMANDS,
+    Act,
+    AddCombatant,
+    Attack,
+    ChooseOrder,
+    Combatant,
+    DeclareActions,
+    EncounterError,
+    EncounterState,
+    EndEncounter,
+    EndRound,
+    Event,
+    GMOverride,
+    NextSegment,
+    PendingAttack,
+    React,
+    Reaction,
+    RemoveCombatant,
+    ResolveAttack,
+    RollInitiative,
+    Weapon,
+    apply,
+    command_from_json,
+    plain_roll,
+    recorded_dice,
+    replay,
+)
+from rules.injuries import Stun, WoundLevel, WoundState
+from rules.ruleset import RuleSet
+from rules.scale import Scale
+
+D = DieCode.parse
+STD = RuleSet()
+RIFLE = Weapon("blaster rifle", "5D", "blaster", "ranged", WeaponRange(3, 30, 100, 300))
+KIRA = Combatant(
+    id="kira",
+    name="Kira",
+    side="rebels",
+    perception=D("4D"),
+    dexterity=D("2D"),
+    strength=D("2D"),
+    skills=(("blaster", D("4D")), ("dodge", D("3D"))),
+    weapon=RIFLE,
+)
+
+
+def fighting() -> EncounterState:
+    """Kira against a trooper, the rebels acting first, both declared 2 actions."""
+    tk1 = KIRA.replace(id="tk1", name="Tk1", side="empire", npc=True)
+    steps = [AddCombatant(KIRA), AddCombatant(tk1)]
+    state, _ = replay(EncounterState.new(), steps, ruleset=STD, rng=FixedDice([]))
+    state = state.replace(initiative_winner="rebels", phase="order")
+    steps = [ChooseOrder("rebels"), DeclareActions("kira", 2), DeclareActions("tk1", 2)]
+    state, _ = replay(state, steps, ruleset=STD, rng=FixedDice([]))
+    return state
+
+
+# --- storing: JSON round trips and damaged data -----------------------------------------------
+codes = st.builds(DieCode, st.integers(0, 12), st.integers(0, 2))
+names = st.text("abcdefghij", min_size=1, max_size=8)
+weapons = st.builds(
+    Weapon,
+    names,
+    st.sampled_from(["4D", "5D+2", "STR+1D"]),
+    st.sampled_from(["blaster", "melee combat", "brawling"]),
+    st.sampled_from(["ranged", "melee", "brawling"]),
+    st.none() | st.just(WeaponRange(3, 10, 30, 120)),
+    st.booleans(),
+    st.booleans(),
+)
+combatants = st.builds(
+    Combatant,
+    id=names,
+    name=names,
+    side=st.sampled_from(["a", "b"]),
+    perception=codes,
+    dexterity=codes,
+    strength=codes,
+    skills=st.lists(st.tuples(st.sampled_from(["dodge", "blaster"]), codes), max_size=2).map(
+        lambda pairs: tuple(dict(pairs).items())
+    ),
+    weapon=st.none() | weapons,
+    armour=st.builds(Armour.uniform, codes),
+    scale=st.sampled_from(list(Scale)),
+    npc=st.booleans(),
+    wounds=st.builds(
+        WoundState,
+        st.sampled_from([WoundLevel.none, WoundLevel.wounded, WoundLevel.mortally_wounded]),
+        st.lists(st.builds(Stun, st.integers(1, 9), st.integers(1, 2)), max_size=2).map(tuple),
+    ),
+    actions=st.none() | st.builds(ActionCount, st.integers(1, 4), st.integers(0, 2)),
+    haste=st.integers(0, 3),
+    reactions=st.lists(st.builds(Reaction, names, st.integers(0, 40)), max_size=2).map(tuple),
+    prone=st.booleans(),
+    initiative=st.none() | st.integers(0, 40),
+    mortal_rounds=st.integers(0, 5),
+)
+
+
+@st.composite
+def states(draw):
+    people = draw(st.lists(combatants, max_size=3, unique_by=lambda c: c.id))
+    ids = [c.id for c in people]
+    pending = None
+    if len(ids) >= 2 and draw(st.booleans()):
+        pending = PendingAttack(
+            ids[0],
+            ids[1],
+            "blaster",
+            "ranged",
+            draw(st.integers(0, 30)),
+            attack_bonus=draw(codes),
+            damage_bonus=draw(codes),
+        )
+    return EncounterState(
+        round=draw(st.integers(1, 50)),
+        segment=draw(st.integers(0, 3)),
+        phase=draw(st.sampled_from(["initiative", "order", "round", "ended"])),
+        combatants=tuple(people),
+        side_order=tuple(sorted({c.side for c in people})),
+        order=tuple(ids),
+        initiative_winner=draw(st.none() | st.sampled_from(["a", "b"])),
+        pending=pending,
+    )
+
+
+@settings(max_examples=60)
+@given(states())
+def test_an_encounter_state_round_trips_through_json(state):
+    assert EncounterState.from_json(state.to_json()) == state
+    assert EncounterState.from_json(json.loads(json.dumps(state.to_json()))) == state
+
+
+steps = st.one_of(
+    st.builds(AddCombatant, combatants),
+    st.builds(RemoveCombatant, names),
+    st.just(RollInitiative()),
+    st.builds(ChooseOrder, names, st.booleans()),
+    st.builds(DeclareActions, names, st.integers(1, 5), st.integers(0, 2)),
+    st.builds(Act, names, names),
+    st.builds(
+        Attack,
+        names,
+        names,
+        st.none() | names,
+        st.none() | st.integers(0, 30),
+        st.none() | st.sampled_from(["short", "medium"]),
+        st.none() | st.integers(0, 100),
+        st.lists(names, max_size=2).map(tuple),
+        st.none() | st.floats(0.5, 50),
+        st.integers(0, 3),
+        st.booleans(),
+        st.none() | st.sampled_from(["1D", "2D+2"]),
+        st.none() | st.sampled_from(["1D+2", "0D"]),
+    ),
+    st.builds(React, names, names, st.booleans(), st.booleans(), st.integers(0, 3)),
+    st.builds(ResolveAttack, st.integers(0, 2)),
+    st.just(NextSegment()),
+    st.just(EndRound()),
+    st.just(EndEncounter()),
+    st.builds(GMOverride, names, st.sampled_from(["used", "prone"]), st.integers(0, 3), names),
+)
+
+
+@given(steps)
+def test_a_step_round_trips_through_json(step):
+    assert command_from_json(json.loads(json.dumps(step.to_json()))) == step
+    assert step.to_json()["type"] in COMMANDS
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"type": "fly"}, "unknown encounter step 'fly'"),
+        ([], "unknown encounter step 'list'"),
+        ({"type": "act", "combatant": "kira"}, "missing what"),
+        ({"type": "act", "combatant": 3, "what": "x"}, "combatant must be text"),
+        ({"type": "declare_actions", "combatant": "k", "actions": 0, "haste": 0}, "1 or more"),
+        (
+            {
+                "type": "attack",
+                "attacker": "a",
+                "target": "b",
+                "skill": None,
+                "difficulty": "9",
+                "range_band": None,
+                "distance_m": None,
+                "conditions": [],
+                "called_shot_cm": None,
+                "cp_dice": 0,
+                "force_point": False,
+                "attack_bonus": None,
+                "damage_bonus": None,
+            },
+            "difficulty must be a whole number or null",
+        ),
+        (
+            {"type": "gm_override", "combatant": "k", "field": "rank", "value": 1, "skill": None},
+            "the GM can set",
+        ),
+        ({"type": "add_combatant", "combatant": {"id": "x"}}, "a stored combatant has"),
+        ({"type": "end_round", "extra": 1}, "unknown extra"),
+    ],
+)
+def test_a_damaged_step_is_refused_with_the_reason(data, message):
+    with pytest.raises(EncounterError, match=message):
+        command_from_json(data)
+
+
+def test_damaged_state_is_refused_with_the_reason():
+    good = fighting().to_json()
+    kira = good["combatants"][0]
+    for field, value, message in [
+        ("scale", "huge", "scale"),
+        ("skills", {"dodge": "lots"}, "dodge"),
+        ("skills", ["dodge"], "an object of skill names"),
+        ("wounds", {"level": "bruised"}, "wounds"),
+        ("actions", {"declared": 0}, "actions"),
+        ("reactions", [{"skill": "dodge", "total": -1, "full": False, "haste": 0}], "total"),
+        ("weapon", {"name": "x"}, "weapon"),
+    ]:
+        bad = json.loads(json.dumps(good))
+        bad["combatants"][0] = {**kira, field: value}
+        with pytest.raises(EncounterError, match=message):
+            EncounterState.from_json(bad)
+    for field, value, message in [
+        ("phase", "lunch", "phase must be one of"),
+        ("round", 0, "round must be 1 or more"),
+        ("order", ["nobody"], "initiative order names"),
+        ("pending", {"attacker": "kira"}, "pending attack"),
+    ]:
+        with pytest.raises(EncounterError, match=message):
+            EncounterState.from_json({**good, field: value})
+    twice = {**good, "combatants": [kira, kira]}
+    with pytest.raises(EncounterError, match="share an id"):
+        EncounterState.from_json(twice)
+    assert issubclass(EncounterError, RulesError)
+
+
+def test_events_store_their_dice_and_read_back():
+    state, _ = apply(
+        fighting(), Attack("tk1", "kira", difficulty=10), ruleset=STD, rng=FixedDice([])
+    )
+    _, events = apply(state, ResolveAttack(), ruleset=STD, rng=SeededDice(3))
+    for event in events:
+        stored = json.loads(json.dumps(event.to_json()))
+        assert Event.from_json(stored) == event
+    bad = events[0].to_json()
+    bad["rolls"] = [["attack", {"code": "2D", "pool": "2D", "normal": [1, 1], "total": 9}]]
+    with pytest.raises(EncounterError, match="does not match its dice"):
+        Event.from_json(bad)
+    with pytest.raises(EncounterError, match="numbers must be an object"):
+        Event.from_json({**events[0].to_json(), "numbers": []})
+    with pytest.raises(EncounterError, match="stored as \\[name, roll\\]"):
+        Event.from_json({**events[0].to_json(), "rolls": [1]})
+    assert plain_roll([2, 3]).total == 5
+    assert recorded_dice([Event("x", rolls=(("d", plain_roll([4])),))]) == [4]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Weapon("x", "4D", ""), "skill it is used with"),
+        (lambda: Weapon("x", "4D", "blaster", "laser"), "kind is one of"),
+        (lambda: Weapon("x", " ", "blaster"), "damage code"),
+        (lambda: Weapon("x", "4D", "blaster", ranges="3-10"), "WeaponRange"),
+        (lambda: Reaction("", 3), "names its skill"),
+        (lambda: Reaction("dodge", 3, full=1), "true or false"),
+        (lambda: KIRA.replace(name=" "), "needs a name"),
+        (lambda: KIRA.replace(strength="2D"), "strength is a DieCode"),
+        (lambda: KIRA.replace(skills=(("dodge", "3D"),)), r"\(name, DieCode\) pairs"),
+        (lambda: KIRA.replace(armour="2D"), "armour has the wrong type"),
+        (lambda: KIRA.replace(prone=1), "prone flag"),
+        (lambda: KIRA.replace(haste=-1), "haste is a whole number"),
+        (lambda: PendingAttack("a", "b", "blaster", "ranged", -1), "difficulty is a whole"),
+        (lambda: PendingAttack("a", "b", "blaster", "laser", 5), "kind is one of"),
+        (lambda: PendingAttack("a", "b", "blaster", "ranged", 5, (1,)), "conditions are names"),
+        (lambda: EncounterState(round=0), "rounds start at 1"),
+        (lambda: EncounterState(segment=-1), "whole number of 0 or more"),
+        (lambda: EncounterState(combatants=(1,)), "Combatant values"),
+        (lambda: EncounterState(pending=PendingAttack("a", "b", "x", "ranged", 1)), "names a"),
+        (lambda: Event(""), "has a kind"),
+        (lambda: Event("x", numbers=(("n", 1.5),)), "JSON scalar"),
+        (lambda: Event("x", rolls=(("n", 1),)), r"\(name, Roll\) pairs"),
+        (lambda: AddCombatant("kira"), "carries a Combatant"),
+        (lambda: Attack("a", "b", attack_bonus="lots"), "attack_bonus"),
+        (lambda: PendingAttack("a", "b", "x", "ranged", 1, attack_bonus="1D"), "DieCodes"),
+        (lambda: Attack("a", "b", force_point="yes"), "true or false"),
+    ],
+)
+def test_values_that_cannot_be_built(build, message):
+    with pytest.raises(EncounterError, match=message):
+        build()
