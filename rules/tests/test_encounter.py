@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import ActionCount, Armour, WeaponRange, split_combined_bonus
-from rules.dice import DieCode, FixedDice, SeededDice
+from rules.combat import ActionCount, Armour, split_combined_bonus
+from rules.dice import FixedDice, SeededDice
 from rules.encounter import (
     Act,
     AddCombatant,
     Attack,
     ChooseOrder,
-    Combatant,
     DeclareActions,
     EncounterError,
     EncounterState,
@@ -36,42 +35,12 @@ from rules.encounter import (
 from rules.injuries import WoundLevel, WoundState
 from rules.ruleset import RuleSet
 from rules.scale import Scale
-
-D = DieCode.parse
-STD = RuleSet()
-RIFLE = Weapon("blaster rifle", "5D", "blaster", "ranged", WeaponRange(3, 30, 100, 300))
-
-
-def trooper(cid: str, side: str = "empire", **changes) -> Combatant:
-    base = Combatant(
-        id=cid,
-        name=cid.title(),
-        side=side,
-        perception=D("2D"),
-        dexterity=D("2D"),
-        strength=D("2D"),
-        skills=(("blaster", D("4D")), ("dodge", D("3D"))),
-        weapon=RIFLE,
-        npc=True,
-    )
-    return base.replace(**changes)
-
-
-KIRA = trooper("kira", "rebels", perception=D("4D"), npc=False)
+from rules.tests.encounter_fixtures import KIRA, STD, D, fighting, trooper
 
 
 def go(state, *commands, ruleset=STD, seed=7):
     state, _ = replay(state, commands, ruleset=ruleset, rng=SeededDice(seed))
     return state
-
-
-def fighting(*extra: Combatant) -> EncounterState:
-    """Kira against troopers, initiative rolled and the rebels acting first, all declared 2."""
-    people = (KIRA, trooper("tk1"), *extra)
-    state = go(EncounterState.new(), *(AddCombatant(c) for c in people))
-    state = state.replace(initiative_winner="rebels", phase="order")
-    state = go(state, ChooseOrder("rebels", first=True))
-    return go(state, *(DeclareActions(c.id, 2) for c in people))
 
 
 # --- refusals: the message says why and nothing changes ---------------------------------------

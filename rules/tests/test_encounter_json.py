@@ -38,37 +38,10 @@ from rules.encounter import (
     command_from_json,
     plain_roll,
     recorded_dice,
-    replay,
 )
 from rules.injuries import Stun, WoundLevel, WoundState
-from rules.ruleset import RuleSet
 from rules.scale import Scale
-
-D = DieCode.parse
-STD = RuleSet()
-RIFLE = Weapon("blaster rifle", "5D", "blaster", "ranged", WeaponRange(3, 30, 100, 300))
-KIRA = Combatant(
-    id="kira",
-    name="Kira",
-    side="rebels",
-    perception=D("4D"),
-    dexterity=D("2D"),
-    strength=D("2D"),
-    skills=(("blaster", D("4D")), ("dodge", D("3D"))),
-    weapon=RIFLE,
-)
-
-
-def fighting() -> EncounterState:
-    """Kira against a trooper, the rebels acting first, both declared 2 actions."""
-    tk1 = KIRA.replace(id="tk1", name="Tk1", side="empire", npc=True)
-    steps = [AddCombatant(KIRA), AddCombatant(tk1)]
-    state, _ = replay(EncounterState.new(), steps, ruleset=STD, rng=FixedDice([]))
-    state = state.replace(initiative_winner="rebels", phase="order")
-    steps = [ChooseOrder("rebels"), DeclareActions("kira", 2), DeclareActions("tk1", 2)]
-    state, _ = replay(state, steps, ruleset=STD, rng=FixedDice([]))
-    return state
-
+from rules.tests.encounter_fixtures import KIRA, STD, fighting
 
 # --- storing: JSON round trips and damaged data -----------------------------------------------
 codes = st.builds(DieCode, st.integers(0, 12), st.integers(0, 2))
