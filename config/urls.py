@@ -35,6 +35,8 @@ urlpatterns = [
     path("campaigns/", include("campaigns.urls")),
     # The characters of a campaign (.../characters/) and its dice log (.../rolls/).
     path("campaigns/<id:campaign_id>/", include("characters.urls")),
+    # A campaign's encounters: the GM's dashboard and the players' view of each fight.
+    path("campaigns/<id:campaign_id>/encounters/", include("encounters.urls")),
     path("admin/", admin.site.urls),
 ]
 

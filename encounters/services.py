@@ -10,12 +10,18 @@ raised nothing was changed."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 
 from campaigns.models import Campaign
+from characters.models import Character, Item
+from characters.services import LedgerError, change_balance
+from encounters.combatants import character_id_of
 from encounters.models import Encounter, Step
+from encounters.steps import spends
+from rules.combat import RangeBand, range_difficulty
 from rules.dice import DiceSource, FixedDice
 from rules.encounter import (
     EncounterError,
@@ -28,6 +34,7 @@ from rules.encounter import (
     replay,
 )
 from rules.errors import RulesError
+from rules.injuries import expire_stuns
 
 __all__ = [
     "MAX_COMMAND_CHARS",
@@ -65,6 +72,8 @@ def start_encounter(
     """A new encounter in ``campaign`` starting from ``state`` (by default an empty one, in
     segment 1 when the campaign plays the Rules Companion round), at version 0."""
     name = " ".join((name or "").split())
+    if "\x00" in name:
+        raise EncounterError("an encounter's name cannot contain NUL characters")
     if not name:
         raise EncounterError("give the encounter a name")
     max_length = Encounter._meta.get_field("name").max_length or 0
@@ -87,16 +96,16 @@ def start_encounter(
     )
 
 
-def _locked(encounter_id: int, expected_version: int) -> Encounter:
-    """The encounter row, locked until the transaction ends, at the version the caller saw."""
+def _locked(encounter_id: int, expected_version: int, campaign_id: int | None = None) -> Encounter:
+    """The encounter row (of ``campaign_id`` when given), locked until the transaction ends,
+    at the version the caller saw."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise EncounterError("say which version of the encounter the step was taken on")
+    rows = Encounter.objects.select_for_update(of=("self",)).defer("initial_state")
+    if campaign_id is not None:
+        rows = rows.filter(campaign_id=campaign_id)
     try:
-        encounter = (
-            Encounter.objects.select_for_update(of=("self",))
-            .select_related("campaign")
-            .get(pk=encounter_id)
-        )
+        encounter = rows.get(pk=encounter_id)
     except Encounter.DoesNotExist:
         raise EncounterError(f"there is no encounter {encounter_id!r}") from None
     if encounter.version != expected_version:
@@ -121,6 +130,55 @@ def _parse(command_json: str | bytes | dict[str, Any]) -> Any:
     return command_json
 
 
+Check = Callable[[dict[str, Any], EncounterState], str | None]
+"""Asked inside the lock with the step's JSON and the state it is taken on: a reason to refuse
+it (a player acting for someone else's combatant), or None."""
+
+
+def _charge(state: EncounterState, data: dict[str, Any], actor: Any, *, sign: int) -> None:
+    """Debit (``sign`` -1) or refund (+1) the Character Points and Force Points the step spends
+    from the sheets of the characters who spend them, through the ledger, in the caller's
+    transaction. Combatants from a quick stat block have no sheet and spend freely."""
+    for spend in spends(data, state):
+        character_id = character_id_of(spend.combatant)
+        if character_id is None:
+            continue
+        reason = spend.reason if sign < 0 else f"Undone: {spend.reason}"
+        try:
+            change_balance(character_id, spend.currency, sign * spend.amount, reason, actor)
+        except LedgerError as exc:
+            name = state.combatant(spend.combatant).name
+            raise EncounterError(f"{name}: {exc}") from None
+
+
+def _has_nul(data: Any, depth: int = 0) -> bool:
+    """Whether any text in the step holds a NUL character (PostgreSQL's jsonb refuses it)."""
+    if isinstance(data, str):
+        return "\x00" in data
+    if depth > 20:
+        return False
+    if isinstance(data, dict):
+        return any(_has_nul(k, depth + 1) or _has_nul(v, depth + 1) for k, v in data.items())
+    if isinstance(data, list | tuple):
+        return any(_has_nul(v, depth + 1) for v in data)
+    return False
+
+
+def _standard_difficulty(data: Any, encounter: Encounter) -> Any:
+    """An attack announced with a range band and no number (a player's) takes the band's
+    standard difficulty, the top of its span, the number its odds were shown against."""
+    if (
+        isinstance(data, dict)
+        and data.get("type") == "attack"
+        and data.get("difficulty") is None
+        and isinstance(data.get("range_band"), str)
+        and data["range_band"] in {b.value for b in RangeBand}
+    ):
+        level = range_difficulty(data["range_band"], ruleset=encounter.ruleset)
+        return {**data, "difficulty": level.high}
+    return data
+
+
 def apply_step(
     encounter_id: int,
     command_json: str | bytes | dict[str, Any],
@@ -128,31 +186,45 @@ def apply_step(
     expected_version: int,
     actor: Any,
     rng: DiceSource,
+    check: Check | None = None,
+    campaign_id: int | None = None,
 ) -> tuple[Encounter, list[Event]]:
-    """Take one step: lock the encounter, check the version the caller saw and that it has not
-    ended, run the command through :func:`rules.encounter.apply` with the fight's ruleset
-    and ``rng``, store the step with its events and the new state, version + 1. A refusal
-    (``RulesError``) rolls everything back and is raised with its reason."""
+    """Take one step: lock the encounter, check the version the caller saw, that it has not
+    ended and that ``check`` allows it, run the command through :func:`rules.encounter.apply`
+    with the fight's ruleset and ``rng``, debit the Character Points and Force Points it
+    spends from the sheets (the ledger), store the step with its events and the new state,
+    version + 1. A refusal (``RulesError``) rolls everything back and is raised with its
+    reason."""
     with transaction.atomic():
-        encounter = _locked(encounter_id, expected_version)
+        encounter = _locked(encounter_id, expected_version, campaign_id)
         if encounter.is_ended:
             raise EncounterError("the encounter has ended; no more steps can be taken")
-        command = command_from_json(_parse(command_json))
-        state, events = apply(
-            encounter.current_state(), command, ruleset=encounter.ruleset, rng=rng
-        )
-        last = encounter.steps.order_by("-number").values_list("number", flat=True).first()
+        parsed = _parse(command_json)
+        if _has_nul(parsed):
+            raise EncounterError("a step's text cannot contain NUL characters")
+        asked = command_from_json(parsed)
+        before = encounter.current_state()
+        if check is not None:
+            reason = check(asked.to_json(), before)  # what was asked, before any default
+            if reason:
+                raise EncounterError(reason)
+        command = command_from_json(_standard_difficulty(parsed, encounter))
+        data = command.to_json()
+        state, events = apply(before, command, ruleset=encounter.ruleset, rng=rng)
+        _charge(before, data, actor, sign=-1)
+        encounter.version += 1
+        encounter.step_count += 1
         Step.objects.create(
             encounter=encounter,
-            number=(last or 0) + 1,
+            number=encounter.step_count,
+            version=encounter.version,
             command=command.to_json(),
             events=[e.to_json() for e in events],
             actor=actor,
         )
-        encounter.state = state.to_json()
+        encounter.keep_state(state)
         encounter.status = _status(state)
-        encounter.version += 1
-        encounter.save(update_fields=["state", "status", "version", "updated_at"])
+        encounter.save(update_fields=["state", "status", "version", "step_count", "updated_at"])
     return encounter, events
 
 
@@ -175,23 +247,64 @@ def undo_last_step(encounter_id: int, *, expected_version: int, actor: Any) -> E
             ruleset=encounter.ruleset,
             rng=FixedDice(recorded_dice(events)),
         )
+        _charge(state, steps[-1].command, actor, sign=+1)
         steps[-1].delete()
-        encounter.state = state.to_json()
         encounter.status = _status(state)
         encounter.version += 1
-        encounter.save(update_fields=["state", "status", "version", "updated_at"])
+        encounter.keep_state(state)
+        encounter.undone_at = encounter.version
+        encounter.step_count = len(kept)
+        encounter.save(
+            update_fields=["state", "status", "version", "undone_at", "step_count", "updated_at"]
+        )
     return encounter
 
 
 def end_encounter(
     encounter_id: int, *, expected_version: int, actor: Any
 ) -> tuple[Encounter, list[Event]]:
-    """End the fight: the ``end_encounter`` step, stored like any other; later steps are
-    refused."""
-    return apply_step(
-        encounter_id,
-        EndEncounter().to_json(),
-        expected_version=expected_version,
-        actor=actor,
-        rng=FixedDice([]),
+    """End the fight: the ``end_encounter`` step, stored like any other (later steps are
+    refused), and the aftermath in the same transaction: each character's wounds and the stuns
+    still in force go to his sheet, and the medpacs used on first aid come off the healer's
+    gear."""
+    with transaction.atomic():
+        encounter, events = apply_step(
+            encounter_id,
+            EndEncounter().to_json(),
+            expected_version=expected_version,
+            actor=actor,
+            rng=FixedDice([]),
+        )
+        _aftermath(encounter)
+    return encounter, events
+
+
+def _aftermath(encounter: Encounter) -> None:
+    state = encounter.current_state()
+    ruleset = encounter.ruleset
+    by_id = {character_id_of(c.id): c for c in state.combatants}
+    by_id.pop(None, None)
+    characters = Character.objects.select_for_update().filter(
+        campaign_id=encounter.campaign_id, pk__in=list(by_id)
     )
+    for character in characters:
+        wounds = expire_stuns(by_id[character.pk].wounds, state.round, ruleset=ruleset)
+        if wounds != character.wound_state:
+            character.set_wound_state(wounds)
+            character.save(update_fields=["wound_level", "stun_state", "updated_at"])
+    medpacs: dict[int, int] = {}
+    for step in encounter.steps.filter(command__type="first_aid"):
+        healer = character_id_of(str(step.command.get("healer", "")))
+        used = sum(int(e["numbers"].get("medpacs_used") or 0) for e in step.events)
+        if healer in by_id and used:
+            medpacs[healer] = medpacs.get(healer, 0) + used
+    for character_id, used in medpacs.items():
+        for item in Item.objects.select_for_update().filter(
+            character_id=character_id, name__icontains="medpac", quantity__gt=0
+        ):
+            taken = min(used, item.quantity)
+            item.quantity -= taken
+            item.save(update_fields=["quantity"])
+            used -= taken
+            if not used:
+                break

@@ -4,12 +4,15 @@ A row is (URL name, method, how to build its arguments from the scenario, and th
 status for anonymous, outsider, player and GM). Later issues add rows for their URLs;
 ``test_every_url_is_in_the_matrix`` fails until they do.
 
-Expected values: an int status, or "login" for a redirect to the log-in page.
+Expected values: an int status, or "login" for a redirect to the log-in page. A text value of
+``data`` may name scenario attributes in braces (``"pc-{character}"``): see :func:`filled`.
 """
 
 from dataclasses import dataclass, field
 
 LOGIN = "login"
+HX = {"HX-Request": "true"}
+"""The header HTMX sends: the encounter's steps answer it with the pieces that changed."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,52 @@ class Row:
     player: int | str = 200
     gm: int | str = 200
     data: dict = field(default_factory=dict)
+    headers: dict = field(default_factory=dict)
+
+
+def filled(data: dict, scenario) -> dict:
+    """The row's data with ``{name}`` in its texts replaced by the scenario's attribute (ids
+    known only once the scenario exists, such as a combatant's ``pc-<character pk>``)."""
+    names = vars(scenario)
+    return {k: v.format_map(names) if isinstance(v, str) else v for k, v in data.items()}
+
+
+# The scenario's encounter is at version 1 (one step taken: the stormtrooper took cover), in
+# the round, the player's character "pc-{character}" and the NPC "sb-stormtrooper-1" having
+# declared their actions.
+ENCOUNTER = ("campaign", "encounter")
+OWN_ATTACK = {
+    # What the player's attack form sends: a target and a range band (the GM's numbers, the
+    # difficulty and the bonuses, left empty: the band's standard difficulty applies).
+    "seen": 1,
+    "type": "attack",
+    "attacker": "pc-{character}",
+    "target": "sb-stormtrooper-1",
+    "range_band": "short",
+    "cp_dice": 0,
+    "difficulty": "",
+    "attack_bonus": "",
+    "damage_bonus": "",
+}
+GMS_NUMBERS = [{"difficulty": 1}, {"attack_bonus": "30D"}, {"damage_bonus": "30D"}]
+"""What only the GM sets on an attack. A player posting them (difficulty 1, +30D) must be
+refused: a polished app does not let a player set his own odds."""
+STAT_BLOCK = {
+    "which": "statblock",
+    "sb-name": "Stormtrooper",
+    "sb-count": 2,
+    "sb-side": "empire",
+    "sb-perception": "2D",
+    "sb-dexterity": "2D",
+    "sb-strength": "2D",
+    "sb-skills": "blaster 4D, dodge 3D",
+    "sb-weapon_name": "blaster rifle",
+    "sb-weapon_damage": "5D",
+    "sb-weapon_skill": "blaster",
+    "sb-weapon_ranges": "3-30/100/300",
+    "sb-armour": "+1D",
+    "sb-scale": "character",
+}
 
 
 ROWS: list[Row] = [
@@ -123,4 +172,80 @@ ROWS: list[Row] = [
     # The join link is meant for outsiders; members are sent to the campaign.
     # Anonymous visitors see which campaign invites them, with log-in and sign-up links.
     Row("campaigns:join", args=("token",), anonymous=200, outsider=200, player=302, gm=302),
+    # Encounters: every member sees the fight (a player without NPCs' numbers); only a GM
+    # starts one, adds combatants, undoes and ends it. Steps by HTMX (the pages' forms) are
+    # answered with the changed pieces, a rules refusal with 400 and its reason; without
+    # HTMX (no JavaScript) with a redirect to the page and the message.
+    Row("encounters:list", args=("campaign",)),
+    Row(
+        "encounters:list",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=302,
+        data={"name": "Ambush at the docks"},
+    ),
+    Row("encounters:page", args=ENCOUNTER),
+    Row("encounters:log", args=ENCOUNTER),
+    Row("encounters:live", args=ENCOUNTER, data={"v": 0}),
+    Row("encounters:live", args=ENCOUNTER, player=204, gm=204, data={"v": 1}),
+    # Steps: the player may not take a GM's step, act for the NPC or set the GM's numbers on
+    # his attack; he attacks as his own character. (The fuzz merges these rows' data, the last
+    # row's winning: keep the valid attack last.)
+    Row(
+        "encounters:step",
+        "post",
+        args=ENCOUNTER,
+        player=400,
+        data={"seen": 1, "type": "end_round"},
+        headers=HX,
+    ),
+    Row(
+        "encounters:step",
+        "post",
+        args=ENCOUNTER,
+        player=400,
+        data={"seen": 1, "type": "act", "combatant": "sb-stormtrooper-1", "what": "fires"},
+        headers=HX,
+    ),
+    *[
+        Row(
+            "encounters:step",
+            "post",
+            args=ENCOUNTER,
+            player=400,
+            data={**OWN_ATTACK, **numbers},
+            headers=HX,
+        )
+        for numbers in GMS_NUMBERS
+    ],
+    Row("encounters:step", "post", args=ENCOUNTER, player=302, gm=302, data=OWN_ATTACK),
+    Row("encounters:step", "post", args=ENCOUNTER, data=OWN_ATTACK, headers=HX),
+    Row("encounters:undo", "post", args=ENCOUNTER, player=403, data={"seen": 1}, headers=HX),
+    Row("encounters:end", "post", args=ENCOUNTER, player=403, gm=302, data={"seen": 1}),
+    Row("encounters:add", args=ENCOUNTER, player=403),
+    Row(
+        "encounters:add",
+        "post",
+        args=ENCOUNTER,
+        player=403,
+        gm=302,
+        data={"which": "characters", "pc-characters": "{others_character}", "pc-side": "rebels"},
+    ),
+    Row("encounters:add", "post", args=ENCOUNTER, player=403, gm=302, data=STAT_BLOCK),
+    # Another campaign's encounter, asked for under this campaign: nobody learns it exists
+    # (a player asking for a GM's page is refused for his role first, whatever the id).
+    *[
+        Row(name, method, args=("campaign", "foreign_encounter"), player=player, gm=404, data=data)
+        for name, method, player, data in [
+            ("encounters:page", "get", 404, {}),
+            ("encounters:log", "get", 404, {}),
+            ("encounters:live", "get", 404, {"v": 0}),
+            ("encounters:step", "post", 404, {"seen": 0, "type": "end_round"}),
+            ("encounters:undo", "post", 403, {"seen": 0}),
+            ("encounters:end", "post", 403, {"seen": 0}),
+            ("encounters:add", "get", 403, {}),
+            ("encounters:add", "post", 403, {"which": "statblock", "sb-name": "X", "sb-side": "y"}),
+        ]
+    ],
 ]

@@ -20,7 +20,7 @@ NUL is refused (``scripts/test.sh --no-cov tests/test_malformed.py``); SQLite hi
 """
 
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from urllib.parse import quote, urlencode
 
@@ -52,12 +52,15 @@ from characters.forms_wizard import (
     StartForm,
 )
 from characters.wizard import STEPS
+from encounters.forms import AddCharactersForm, QuickStatBlockForm
 from rules import RuleSet
+from rules.encounter import COMMANDS, OVERRIDE_FIELDS
 from tests import test_permissions
-from tests.permissions import LOGIN, ROWS, Row
+from tests.permissions import LOGIN, ROWS, Row, filled
 
 # The permission matrix's scenario (a campaign with a GM, a player, another player, an outsider,
-# characters, a secret NPC, an invitation and the player's draft), shared with that test.
+# characters, a secret NPC, an invitation, the player's draft and an encounter in the round),
+# shared with that test.
 scenario = test_permissions.scenario
 VISITORS = test_permissions.VISITORS
 
@@ -77,6 +80,13 @@ def _skill_row_names() -> list[str]:
         f"1-{n}" for n in SkillRowForm.base_fields
     ]
     return [f"skills-{n}" for n in management + rows]
+
+
+def _step_names() -> list[str]:
+    """What a step form may post: every command's fields, the command's ``type`` and the
+    encounter version the page holds (``seen``, or ``version`` from the form itself)."""
+    own = {f.name for command in COMMANDS.values() for f in fields(command)}
+    return ["seen", "version", "type", *sorted(own)]
 
 
 @cache
@@ -110,6 +120,17 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:award": _names(AwardForm),
         "characters:delete": ["confirm_name"],
         "characters:wizard_start": _names(StartForm),
+        "encounters:list": ["name"],
+        "encounters:step": _step_names(),
+        "encounters:undo": ["seen", "version"],
+        "encounters:end": ["seen", "version"],
+        "encounters:add": [
+            "which",
+            "block",
+            *(f"pc-{n}" for n in _names(AddCharactersForm)),
+            *(f"sb-{n}" for n in _names(QuickStatBlockForm)),
+        ],
+        "encounters:live": ["v"],
         **{f"characters:wizard_step:{s}": [*names, "_live"] for s, names in wizard_steps.items()},
     }
 
@@ -201,6 +222,49 @@ DOOR_JUNK = [HUGE, NUL, LONG]
 ONE_FIELD_JUNK = ["-" + HUGE, NUL, LONG]
 """Put one at a time into the matrix's valid data."""
 
+
+def _kept_valid() -> dict[str, list[dict]]:
+    """Fields kept valid while every other field gets each bad value, for views that read
+    nothing else until these are right: a step needs the page's version (the scenario's
+    encounter is at version 1), a known ``type`` and (to get past "who?") real combatants; a
+    GM's override a settable field; adding combatants says ``which`` form, and a quick stat
+    block needs a name and a side before its parsers run. ``{name}``: see ``filled``."""
+    people = {
+        "combatant": "pc-{character}",
+        "attacker": "pc-{character}",
+        "healer": "pc-{character}",
+        "target": "sb-stormtrooper-1",
+        "patient": "sb-stormtrooper-1",
+    }
+    step = [{"seen": "1", "type": kind} for kind in COMMANDS]
+    step += [{"seen": "1", "type": kind, **people} for kind in COMMANDS]
+    npc = "sb-stormtrooper-1"
+    step += [
+        {"seen": "1", "type": "gm_override", "combatant": npc, "field": name, "skill": "dodge"}
+        for name in OVERRIDE_FIELDS
+    ]
+    named = {"sb-name": "Stormtrooper", "sb-side": "empire", "sb-count": "2"}
+    add = [
+        {"which": "characters"},
+        {"which": "characters", "pc-side": "rebels"},
+        {"which": "statblock"},
+        {"which": "statblock", **named, "sb-scale": "character"},
+    ]
+    return {"encounters:step": step, "encounters:add": add}
+
+
+KEPT_VALID = _kept_valid()
+
+
+def _reads_junk(kept: dict, fields_read: list[str]) -> bool:
+    """True when a field this step (or form) reads is left to the bad value and is no mere
+    checkbox (NUL in a checkbox is just "off")."""
+    command = COMMANDS.get(kept.get("type", ""))
+    if command is None:
+        return any(n not in kept for n in fields_read)
+    return any(f.name not in kept and str(f.type) != "bool" for f in fields(command))
+
+
 RAW_JUNK = "%ED%A0%80", "%FF%FE", "%00", "%C0%AF"
 """Escaped bytes: a lone surrogate, bytes that are not UTF-8, NUL, an overlong "/"."""
 
@@ -233,7 +297,7 @@ class Payload:
     when the answer is a refusal (4xx); valid-looking text (a campaign named "abc") may save."""
 
 
-def payloads(target: Target, method: str, full: bool) -> list[Payload]:
+def payloads(target: Target, method: str, full: bool, scenario=None) -> list[Payload]:
     names = target.fields()
     out = [Payload("no fields", {})]
     for value in JUNK if full and method == "post" else GET_JUNK if full else DOOR_JUNK:
@@ -264,6 +328,13 @@ def payloads(target: Target, method: str, full: bool) -> list[Payload]:
             out.append(Payload(f"action {n}", {"action": n, **bad_rows}, must_refuse=True))
         too_many = {"skills-TOTAL_FORMS": str(MAX_SKILL_ROWS + 1), "skills-INITIAL_FORMS": "0"}
         out.append(Payload("too many skill rows", too_many))
+    for kept in KEPT_VALID.get(target.name, []) if method == "post" else []:
+        kept = filled(kept, scenario)
+        label = " ".join(f"{k}={v}" for k, v in kept.items() if k in ("type", "which", "field"))
+        for value in JUNK:
+            refuse = value == NUL and _reads_junk(kept, names)
+            data = {**dict.fromkeys(names, value), **kept}
+            out.append(Payload(f"{label}, the rest {value[:12]!r}", data, must_refuse=refuse))
     if target.step:
         live = {**dict.fromkeys(names, LONG), "_live": "1"}
         out.append(Payload("live check", live, must_refuse=True))
@@ -390,12 +461,13 @@ def test_malformed_input_is_never_a_server_error_and_changes_nothing(scenario, t
     client.cookies["csrftoken"] = CSRF_SECRET
     cookies = deepcopy(client.cookies)
     full = not target.refuses(visitor)
+    target = replace(target, data=filled(target.data, scenario))
     before = snapshot()
     failures, n = [], 0
     for where, url in url_variants(target, scenario, full):
         for method in ("get", "post"):
             if where == "valid":
-                items = payloads(target, method, full)
+                items = payloads(target, method, full, scenario)
             else:  # a bad URL: the matrix's own data must be refused
                 items = [Payload("matrix data", target.data, must_refuse=True)]
             for payload in items:

@@ -16,14 +16,43 @@ from campaigns.tests.factories import (
     UserFactory,
 )
 from characters.models import CreationDraft
-from characters.tests.factories import CharacterFactory, NPCFactory
-from tests.permissions import LOGIN, ROWS
+from characters.tests.factories import CharacterFactory, ItemFactory, NPCFactory
+from encounters import views as encounter_views
+from encounters.combatants import combatant_for_character
+from encounters.models import Encounter
+from encounters.services import apply_step, start_encounter
+from encounters.tests.helpers import fighter
+from rules.combat import ActionCount
+from rules.dice import FixedDice, SeededDice
+from rules.encounter import EncounterState
+from tests.permissions import HX, LOGIN, ROWS, filled
 
 VISITORS = ("anonymous", "outsider", "player", "gm")
 
 
+def _encounter(campaign, character):
+    """A fight in the round: the player's character (with a blaster) against a stormtrooper,
+    both having declared; the stormtrooper has taken cover (one step: version 1)."""
+    ItemFactory(character=character, name="blaster pistol", damage="4D")
+    pc = combatant_for_character(character, side="rebels", ruleset=campaign.ruleset)
+    npc = fighter("sb-stormtrooper-1", "empire", name="Stormtrooper 1")
+    state = EncounterState(
+        combatants=(pc.replace(actions=ActionCount(2)), npc.replace(actions=ActionCount(2))),
+        phase="round",
+        side_order=("rebels", "empire"),
+        order=(pc.id, npc.id),
+        initiative_winner="rebels",
+    )
+    gm = campaign.created_by
+    encounter = start_encounter(campaign, "Ambush at the docks", gm, state=state)
+    take_cover = {"type": "act", "combatant": npc.id, "what": "takes cover"}
+    apply_step(encounter.pk, take_cover, expected_version=0, actor=gm, rng=FixedDice([]))
+    return encounter
+
+
 @pytest.fixture
-def scenario(db):
+def scenario(db, monkeypatch):
+    monkeypatch.setattr(encounter_views, "dice", lambda: SeededDice(15))
     campaign = CampaignFactory()
     player = MembershipFactory(campaign=campaign).user
     other = MembershipFactory(campaign=campaign)
@@ -33,12 +62,17 @@ def scenario(db):
     others_character = CharacterFactory(campaign=campaign, owner=other.user)
     secret_npc = NPCFactory(campaign=campaign, secret=True)
     draft = CreationDraft.objects.create(campaign=campaign, user=player)
+    encounter = _encounter(campaign, character)
+    elsewhere = CampaignFactory()  # another campaign, with its own GM and encounter
+    foreign_encounter = start_encounter(elsewhere, "Elsewhere", elsewhere.created_by)
     return SimpleNamespace(
         draft=draft.pk,
         draft_step="species",
         character=character.pk,
         others_character=others_character.pk,
         secret_npc=secret_npc.pk,
+        encounter=encounter.pk,
+        foreign_encounter=foreign_encounter.pk,
         campaign=campaign.pk,
         invitation=invitation.pk,
         token=invitation.token,
@@ -82,13 +116,15 @@ def test_permission_matrix(client, scenario, row, visitor):
             value = scenario.token_for_reset
         args.append(value)
     url = reverse(row.name, args=args)
-    response = getattr(client, row.method)(url, row.data)
+    response = getattr(client, row.method)(url, filled(row.data, scenario), headers=row.headers)
     expected = getattr(row, visitor)
     if expected == LOGIN:
         assert response.status_code == 302
         assert response.url.startswith(reverse("login"))
     else:
-        assert response.status_code == expected, f"{visitor} {row.method.upper()} {url}"
+        assert response.status_code == expected, (
+            f"{visitor} {row.method.upper()} {url}: {response.content[:300]!r}"
+        )
 
 
 def test_outsider_cannot_learn_a_campaign_exists(client, scenario):
@@ -96,3 +132,13 @@ def test_outsider_cannot_learn_a_campaign_exists(client, scenario):
     response = client.get(reverse("campaigns:detail", args=[scenario.campaign]))
     assert response.status_code == 404
     assert Membership.objects.filter(user=scenario.users["outsider"]).count() == 0
+
+
+def test_a_player_is_told_why_a_gms_step_is_refused_and_nothing_changes(client, scenario):
+    client.force_login(scenario.users["player"])
+    url = reverse("encounters:step", args=[scenario.campaign, scenario.encounter])
+    before = Encounter.objects.values_list("version", "state").get(pk=scenario.encounter)
+    response = client.post(url, {"seen": 1, "type": "end_round"}, headers=HX)
+    assert response.status_code == 400
+    assert "only the GM can do that" in response.content.decode()
+    assert Encounter.objects.values_list("version", "state").get(pk=scenario.encounter) == before

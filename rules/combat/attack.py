@@ -32,6 +32,7 @@ __all__ = [
     "blast_damage",
     "called_shot",
     "concentrated_fire_hits",
+    "cover_conditions",
     "full_auto_may_react",
     "full_reaction_penalty",
     "grenade_scatter_dice",
@@ -216,6 +217,14 @@ _COVER_RC = {
     "window": 3,
     "slit": 4,
 }
+
+
+def cover_conditions(*, ruleset: RuleSet) -> tuple[str, ...]:
+    """The cover and visibility conditions :func:`situational_modifier` knows under the
+    campaign's ``cover_modifiers`` option (none when it is ``none``), for a GM's menu."""
+    if ruleset.cover_modifiers == "none":
+        return ()
+    return tuple(_COVER_RC if ruleset.cover_modifiers == "rc_chart" else _COVER_2E)
 
 
 def situational_modifier(condition: str, *, ruleset: RuleSet) -> DieCode:

@@ -13,8 +13,13 @@ One entry point: ``apply(state, command, *, ruleset, rng) -> (state, events)``. 
   :func:`recorded_dice` to replay the same dice;
 * :mod:`rules.encounter.resolve`: rolls with the round's penalties and
   :func:`resolve_attack`, an announced attack from difficulty to wound in one call;
+* :mod:`rules.encounter.group`: announcing an attack, alone, as group fire (several attackers,
+  one target) or as combined fire (the supporters' bonus, the 2E command roll);
+* :mod:`rules.encounter.aid`: first aid and medpacs in the fight, stabilising the dying;
 * :mod:`rules.encounter.engine`: :func:`apply`, :func:`replay` (undo = replay without the
-  last step) and :func:`next_to_act` (the order of actions).
+  last step), :func:`next_to_act` (the order of actions), :func:`is_due` and
+  :func:`actions_left` (what the dashboard shows). The round's penalty dice on a combatant's
+  rolls are :func:`penalty_dice`.
 """
 
 from rules.encounter.commands import (
@@ -22,12 +27,14 @@ from rules.encounter.commands import (
     OVERRIDE_FIELDS,
     Act,
     AddCombatant,
+    AddCombatants,
     Attack,
     ChooseOrder,
     Command,
     DeclareActions,
     EndEncounter,
     EndRound,
+    FirstAid,
     GMOverride,
     NextSegment,
     React,
@@ -36,7 +43,7 @@ from rules.encounter.commands import (
     RollInitiative,
     command_from_json,
 )
-from rules.encounter.engine import apply, next_to_act, replay
+from rules.encounter.engine import actions_left, apply, is_due, next_to_act, replay
 from rules.encounter.events import Event, plain_roll, recorded_dice
 from rules.encounter.resolve import penalty_dice, resolve_attack, roll_for
 from rules.encounter.state import (
@@ -55,6 +62,7 @@ __all__ = [
     "PHASES",
     "Act",
     "AddCombatant",
+    "AddCombatants",
     "Attack",
     "ChooseOrder",
     "Combatant",
@@ -65,6 +73,7 @@ __all__ = [
     "EndEncounter",
     "EndRound",
     "Event",
+    "FirstAid",
     "GMOverride",
     "NextSegment",
     "PendingAttack",
@@ -74,8 +83,10 @@ __all__ = [
     "ResolveAttack",
     "RollInitiative",
     "Weapon",
+    "actions_left",
     "apply",
     "command_from_json",
+    "is_due",
     "next_to_act",
     "penalty_dice",
     "plain_roll",

@@ -17,12 +17,14 @@ __all__ = [
     "OVERRIDE_FIELDS",
     "Act",
     "AddCombatant",
+    "AddCombatants",
     "Attack",
     "ChooseOrder",
     "Command",
     "DeclareActions",
     "EndEncounter",
     "EndRound",
+    "FirstAid",
     "GMOverride",
     "NextSegment",
     "React",
@@ -43,8 +45,16 @@ OVERRIDE_FIELDS = (
     "lost_actions",
     "mortal_rounds",
     "reaction",
+    "stabilised",
+    "combining",
+    "medpacs",
+    "medpac_locked",
+    "knocked_out",
 )
 """What :class:`GMOverride` may set: ``reaction`` sets the standing total of ``skill``."""
+
+MAX_GROUP = 100
+"""The most combatants one :class:`AddCombatants` step brings in."""
 
 
 def _whole(value: object, what: str, least: int = 0) -> int:
@@ -74,6 +84,9 @@ class _Simple:
     """Commands whose fields are text, whole numbers, flags, text lists or null."""
 
     type: ClassVar[str] = ""
+    added: ClassVar[tuple[str, ...]] = ()
+    """Fields added after the step was first stored: stored steps without them take the
+    defaults."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
@@ -85,6 +98,9 @@ class _Simple:
     @classmethod
     def from_json(cls, data: Any) -> Self:
         names = tuple(f.name for f in fields(cls))
+        if isinstance(data, dict):
+            later = {f.name: f.default for f in fields(cls) if f.name in cls.added}
+            data = {k: list(v) if isinstance(v, tuple) else v for k, v in later.items()} | data
         r = Reader(data, f"{cls.type} step", ("type", *names), EncounterError)
         if r.data["type"] != cls.type:
             raise r.refuse("type", repr(cls.type))
@@ -121,6 +137,39 @@ class AddCombatant:
         if r.data["type"] != cls.type:
             raise r.refuse("type", repr(cls.type))
         return cls(Combatant.from_json(r.data["combatant"]))
+
+
+@dataclass(frozen=True, slots=True)
+class AddCombatants:
+    """A group joins in one step ("Stormtrooper ×8"), each tracked on his own: the same as one
+    :class:`AddCombatant` for each, in this order."""
+
+    combatants: tuple[Combatant, ...]
+    type: ClassVar[str] = "add_combatants"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.combatants, tuple | list):
+            raise EncounterError("add_combatants carries a list of Combatants")
+        object.__setattr__(self, "combatants", tuple(self.combatants))
+        if not all(isinstance(c, Combatant) for c in self.combatants):
+            raise EncounterError("add_combatants carries Combatants")
+        if not 1 <= len(self.combatants) <= MAX_GROUP:
+            raise EncounterError(f"a group that joins has 1 to {MAX_GROUP} combatants")
+        seen: set[str] = set()
+        for c in self.combatants:
+            if c.id in seen:
+                raise EncounterError(f"two combatants of the group share the id {c.id!r}")
+            seen.add(c.id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "combatants": [c.to_json() for c in self.combatants]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        r = Reader(data, "add_combatants step", ("type", "combatants"), EncounterError)
+        if r.data["type"] != cls.type:
+            raise r.refuse("type", repr(cls.type))
+        return cls(tuple(Combatant.from_json(c) for c in r.items("combatants")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +227,17 @@ class Attack(_Simple):
     GM's number; a range band or distance only checks it can be hit and names the span). The
     target may then :class:`React`; :class:`ResolveAttack` rolls it. Combined fire (§8):
     ``attack_bonus`` and ``damage_bonus`` are the lead firer's shares of the bonus
-    (:func:`rules.combat.split_combined_bonus`)."""
+    (:func:`rules.combat.split_combined_bonus`).
+
+    ``others`` (group fire): more attackers firing at the same target with their own weapons,
+    skills and penalties, each spending an action; the target reacts once and
+    :class:`ResolveAttack` rolls the lead's attack, then each of theirs. ``supporters``
+    (combined fire, §8): characters combining with the lead, who rolls with the bonus of
+    :func:`rules.combat.combined_action_bonus`. 2E (``command``): ``commander`` (by default
+    the combining character with the highest command) rolls command against the GM's
+    ``command_difficulty`` in this step; ``to_attack`` is how much of the bonus goes on the
+    attack (the rest on damage; default all of it). [RC] (``rc_support``): the supporters' pips
+    all go on the lead's roll; a ``commander`` coordinating caps how many may combine."""
 
     attacker: str
     target: str
@@ -192,10 +251,29 @@ class Attack(_Simple):
     force_point: bool = False
     attack_bonus: str | None = None
     damage_bonus: str | None = None
+    others: tuple[str, ...] = ()
+    supporters: tuple[str, ...] = ()
+    to_attack: str | None = None
+    commander: str | None = None
+    command_difficulty: int | None = None
     type: ClassVar[str] = "attack"
+    added: ClassVar[tuple[str, ...]] = (
+        "others",
+        "supporters",
+        "to_attack",
+        "commander",
+        "command_difficulty",
+    )
 
     def __post_init__(self) -> None:
-        for name in ("attack_bonus", "damage_bonus"):
+        for name in ("others", "supporters"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple | list) or not all(isinstance(x, str) for x in value):
+                raise EncounterError(f"{name} is a list of combatant ids")
+            object.__setattr__(self, name, tuple(value))
+        if self.command_difficulty is not None:
+            _whole(self.command_difficulty, "a command difficulty")
+        for name in ("attack_bonus", "damage_bonus", "to_attack"):
             code = getattr(self, name)
             if code is not None:
                 try:
@@ -244,6 +322,29 @@ class ResolveAttack(_Simple):
 
 
 @dataclass(frozen=True, slots=True)
+class FirstAid(_Simple):
+    """First aid in the fight (injuries-and-healing.md §3.2, §6): the healer spends an action
+    and rolls first aid against the GM's ``difficulty`` number, which must lie in the level the
+    rules give (the engine says which when it is missing). With a medpac (used up either way):
+    the medpac table heals one level or cures a stun; without: revive the unconscious or
+    stabilise the mortally wounded."""
+
+    healer: str
+    patient: str
+    medpac: bool = True
+    cp_dice: int = 0
+    difficulty: int | None = None
+    type: ClassVar[str] = "first_aid"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.medpac, bool):
+            raise EncounterError("medpac is true or false")
+        _whole(self.cp_dice, "Character Point dice")
+        if self.difficulty is not None:
+            _whole(self.difficulty, "a difficulty number")
+
+
+@dataclass(frozen=True, slots=True)
 class NextSegment(_Simple):
     """[RC] move to the next segment of the round (1 → 2 → 3)."""
 
@@ -282,6 +383,7 @@ class GMOverride(_Simple):
 
 Command = (
     AddCombatant
+    | AddCombatants
     | RemoveCombatant
     | RollInitiative
     | ChooseOrder
@@ -294,12 +396,14 @@ Command = (
     | EndRound
     | EndEncounter
     | GMOverride
+    | FirstAid
 )
 
 COMMANDS: dict[str, type[Command]] = {
     c.type: c
     for c in (
         AddCombatant,
+        AddCombatants,
         RemoveCombatant,
         RollInitiative,
         ChooseOrder,
@@ -312,6 +416,7 @@ COMMANDS: dict[str, type[Command]] = {
         EndRound,
         EndEncounter,
         GMOverride,
+        FirstAid,
     )
 }
 

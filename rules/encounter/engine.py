@@ -6,30 +6,33 @@ round) and the Rules Companion's segments (§9) both run here, chosen by the rul
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Literal
 
 from rules.advancement import check_cp_spend
 from rules.combat import (
     ActionCount,
-    RangeBand,
-    called_shot,
     initiative_pool,
     initiative_roller,
-    range_difficulty,
     rc_declaration_order,
     reaction_skills,
-    situational_modifier,
 )
-from rules.dice import DiceSource, DieCode, roll
+from rules.dice import DiceSource, roll
+from rules.encounter._turns import in_round as _in_round
+from rules.encounter._turns import rc as _rc
+from rules.encounter._turns import spend as _spend
+from rules.encounter.aid import first_aid
 from rules.encounter.commands import (
     Act,
     AddCombatant,
+    AddCombatants,
     Attack,
     ChooseOrder,
     Command,
     DeclareActions,
     EndEncounter,
     EndRound,
+    FirstAid,
     GMOverride,
     NextSegment,
     React,
@@ -38,12 +41,12 @@ from rules.encounter.commands import (
     RollInitiative,
 )
 from rules.encounter.events import Event, plain_roll
+from rules.encounter.group import announce_attack
 from rules.encounter.resolve import penalty_dice, resolve_attack, roll_for
 from rules.encounter.state import (
     Combatant,
     EncounterError,
     EncounterState,
-    PendingAttack,
     Reaction,
 )
 from rules.errors import RulesError
@@ -58,9 +61,10 @@ from rules.injuries import (
 from rules.ruleset import RuleSet
 from rules.scale import scale_adjustment
 
-__all__ = ["apply", "next_to_act", "replay"]
+__all__ = ["actions_left", "apply", "is_due", "next_to_act", "replay"]
 
 MAX_INITIATIVE_ROLLS = 50
+_FLAGS = ("prone", "lost_actions", "stabilised", "combining", "medpac_locked", "knocked_out")
 _CP_KINDS = {
     "dodge": "dodge",
     "melee parry": "melee_parry",
@@ -85,10 +89,6 @@ class _Tape:
         return face
 
 
-def _rc(ruleset: RuleSet) -> bool:
-    return ruleset.combat_round == "rc_haste"
-
-
 def apply(
     state: EncounterState, command: Command, *, ruleset: RuleSet, rng: DiceSource
 ) -> tuple[EncounterState, list[Event]]:
@@ -111,6 +111,12 @@ def _dispatch(
     match cmd:
         case AddCombatant():
             return _add(state, cmd, ruleset=ruleset)
+        case AddCombatants():
+            events: list[Event] = []
+            for c in cmd.combatants:
+                state, joined = _add(state, AddCombatant(c), ruleset=ruleset)
+                events.extend(joined)
+            return state, events
         case RemoveCombatant():
             return _remove(state, cmd, ruleset=ruleset)
         case RollInitiative():
@@ -126,7 +132,7 @@ def _dispatch(
             event = Event("act", c.id, text, (("what", cmd.what), ("actions_left", left)))
             return state.with_combatant(c), [event]
         case Attack():
-            return _attack(state, cmd, ruleset=ruleset)
+            return announce_attack(state, cmd, ruleset=ruleset, rng=rng)
         case React():
             return _react(state, cmd, ruleset=ruleset, rng=rng)
         case ResolveAttack():
@@ -141,6 +147,8 @@ def _dispatch(
             return state.replace(phase="ended"), [Event("end_encounter", None, "The fight ends")]
         case GMOverride():
             return _override(state, cmd, ruleset=ruleset)
+        case FirstAid():
+            return first_aid(state, cmd, ruleset=ruleset, rng=rng)
     raise EncounterError(f"unknown encounter step {cmd!r}")  # pragma: no cover
 
 
@@ -179,6 +187,10 @@ def _remove(
     pending = state.pending
     if pending is not None and c.id in (pending.attacker, pending.target):
         pending = None
+    elif pending is not None:  # a group firer or supporter leaves before the roll
+        others = tuple(x for x in pending.others if x != c.id)
+        supporters = tuple(x for x in pending.supporters if x != c.id)
+        pending = replace(pending, others=others, supporters=supporters)
     people = tuple(x for x in state.combatants if x.id != c.id)
     state = state.replace(combatants=people, pending=pending, order=())
     state = state.replace(order=_order(state, ruleset=ruleset))
@@ -262,16 +274,12 @@ def _choose_order(state: EncounterState, cmd: ChooseOrder) -> tuple[EncounterSta
     order = tuple(c.id for side in sides for c in ranked if c.side == side)
     new = state.replace(side_order=sides, order=order, phase="round")
     where = "first" if cmd.first else "last"
-    text = f"Side {cmd.side} acts {where}; order: {', '.join(order)}"
+    names = ", ".join(new.combatant(cid).name for cid in order)
+    text = f"Side {cmd.side} acts {where}; order: {names}"
     return new, [Event("order", None, text, (("first", sides[0]), ("order", ",".join(order))))]
 
 
 # --- declaring and acting (§1.3–§1.5) ---------------------------------------------------------
-def _in_round(state: EncounterState, what: str) -> None:
-    if state.phase != "round":
-        raise EncounterError(f"{what} waits until initiative is rolled and the order chosen")
-
-
 def _declare(
     state: EncounterState, cmd: DeclareActions, *, ruleset: RuleSet
 ) -> tuple[EncounterState, list[Event]]:
@@ -294,76 +302,6 @@ def _declare(
     numbers = (("actions", count.total), ("haste", cmd.haste), ("penalty_dice", pen))
     text = f"{c.name} declares {count.total} actions (-{pen}D)"
     return state.with_combatant(c), [Event("declare", c.id, text, numbers)]
-
-
-def _spend(state: EncounterState, combatant: str, *, ruleset: RuleSet) -> Combatant:
-    """The combatant after taking his next declared action, or the refusal."""
-    _in_round(state, "acting")
-    c = state.combatant(combatant)
-    if state.pending is not None:
-        raise EncounterError("resolve the announced attack first")
-    if _rc(ruleset) and state.segment != 3:
-        raise EncounterError("[RC] actions are rolled in segment 3")
-    if c.out_of_fight:
-        raise EncounterError(f"{c.name} is out of the fight and cannot act")
-    if c.lost_actions:
-        raise EncounterError(f"{c.name} can take no more actions this round")
-    if c.actions is None:
-        raise EncounterError(f"{c.name} has not declared his actions this round")
-    if not c.actions.remaining:
-        raise EncounterError(f"{c.name} has no actions left this round")
-    return c.replace(actions=c.actions.take())
-
-
-def _attack(
-    state: EncounterState, cmd: Attack, *, ruleset: RuleSet
-) -> tuple[EncounterState, list[Event]]:
-    attacker = _spend(state, cmd.attacker, ruleset=ruleset)
-    target = state.combatant(cmd.target)
-    if target.id == attacker.id:
-        raise EncounterError("a combatant cannot attack himself")
-    weapon = attacker.weapon
-    kind = weapon.kind if weapon else "brawling"
-    skill = cmd.skill or (weapon.skill if weapon else "brawling")
-    band = RangeBand(cmd.range_band) if cmd.range_band else None
-    if cmd.distance_m is not None:
-        if weapon is None or weapon.ranges is None:
-            raise EncounterError(f"{attacker.name}'s weapon has no ranges to read a distance on")
-        band = weapon.ranges.band(cmd.distance_m)
-    level = range_difficulty(band, ruleset=ruleset) if band is not None else None
-    if cmd.difficulty is None:
-        hint = f": {band} range is {level.level} ({level.low}–{level.high})" if level else ""
-        raise EncounterError("the GM sets the difficulty number" + hint)
-    cp_kind = {"melee": "melee_attack", "brawling": "brawling_attack"}.get(kind, "attack")
-    check_cp_spend(cp_kind, cmd.cp_dice, ruleset=ruleset, force_point_this_round=cmd.force_point)
-    for condition in cmd.conditions:
-        situational_modifier(condition, ruleset=ruleset)
-    if cmd.called_shot_cm is not None:
-        called_shot(cmd.called_shot_cm, ruleset=ruleset)
-    pending = PendingAttack(
-        attacker.id,
-        target.id,
-        skill,
-        kind,
-        cmd.difficulty,
-        cmd.conditions,
-        cmd.called_shot_cm,
-        cmd.cp_dice,
-        cmd.force_point,
-        band.value if band else None,
-        DieCode.parse(cmd.attack_bonus or "0D"),
-        DieCode.parse(cmd.damage_bonus or "0D"),
-    )
-    numbers = (
-        ("target", target.id),
-        ("skill", skill),
-        ("base_difficulty", cmd.difficulty),
-        ("range_band", band.value if band else None),
-        ("actions_left", attacker.actions.remaining if attacker.actions else 0),
-    )
-    text = f"{attacker.name} attacks {target.name} ({skill}, difficulty {cmd.difficulty})"
-    new = state.with_combatant(attacker).replace(pending=pending)
-    return new, [Event("attack_declared", attacker.id, text, numbers)]
 
 
 def _react(
@@ -449,7 +387,7 @@ def _next_segment(state: EncounterState, *, ruleset: RuleSet) -> tuple[Encounter
         raise EncounterError("segment 3 is the last: end the round")
     new = state.replace(segment=state.segment + 1)
     new = new.replace(order=_order(new, ruleset=ruleset))
-    text = f"Segment {new.segment}: {', '.join(new.order)}"
+    text = f"Segment {new.segment}: {', '.join(new.combatant(c).name for c in new.order)}"
     numbers = (("segment", new.segment), ("order", ",".join(new.order)))
     return new, [Event("segment", None, text, numbers)]
 
@@ -464,7 +402,7 @@ def _end_round(
     for c in state.combatants:
         wounds = c.wounds
         mortal = c.mortal_rounds
-        if wounds.level is WoundLevel.mortally_wounded:
+        if wounds.level is WoundLevel.mortally_wounded and not c.stabilised:
             mortal += 1
             tape = _Tape(rng)
             total, dies = roll_death(mortal, rng=tape)
@@ -486,6 +424,7 @@ def _end_round(
                 lost_actions=c.lose_next_round,
                 lose_next_round=False,
                 initiative=None,
+                combining=False,
             )
         )
     rc = _rc(ruleset)
@@ -511,8 +450,10 @@ def _override(
     field = cmd.field
     if field == "wound_level":
         level = parse_wound_level(str(value), ruleset=ruleset)
-        c = c.replace(wounds=WoundState(level, c.wounds.stuns, c.wounds.rested_through))
-    elif field in ("prone", "lost_actions"):
+        stabilised = c.stabilised and level is c.wounds.level
+        wounds = WoundState(level, c.wounds.stuns, c.wounds.rested_through)
+        c = c.replace(wounds=wounds, stabilised=stabilised)
+    elif field in _FLAGS:
         if not isinstance(value, bool):
             raise EncounterError(f"{field} is set to true or false")
         c = c.replace(**{field: value})
@@ -568,3 +509,18 @@ def next_to_act(state: EncounterState, *, whole_pose: bool = False) -> tuple[str
         return None
     used, _, cid = min(due, key=lambda d: (d[1],) if whole_pose else (d[0], d[1]))
     return cid, used + 1
+
+
+def actions_left(c: Combatant) -> int:
+    """The declared actions he can still take this round: 0 before he declares, once he has
+    lost his actions (wounded) or when he is out of the fight."""
+    if c.actions is None or c.lost_actions or c.out_of_fight:
+        return 0
+    return c.actions.remaining
+
+
+def is_due(state: EncounterState, combatant_id: str, *, whole_pose: bool = False) -> bool:
+    """True when his action is the one that falls due now (:func:`next_to_act`)."""
+    state.combatant(combatant_id)
+    due = next_to_act(state, whole_pose=whole_pose)
+    return due is not None and due[0] == combatant_id

@@ -127,17 +127,70 @@ def resolve_attack(
     attack roll takes the attacker's current penalties; a hit rolls damage (no penalty, the
     Wild Die per ``wild_die_on_damage``, the higher scale's modifier) against Strength plus
     armour (no penalty, CA-11), reads the campaign's damage chart and applies the result:
-    stun, or a wound with its round effects (prone, remaining actions lost)."""
+    stun, or a wound with its round effects (prone, remaining actions lost). Group fire: the
+    lead's attack, then each other attacker's with his own weapon, skill and penalties, each
+    against the target as the earlier shots left him (``damage_cp`` is the lead's)."""
     p = state.pending
     if p is None:
         raise EncounterError("no attack has been announced to resolve")
-    attacker, target = state.combatant(p.attacker), state.combatant(p.target)
+    shots = [p, *(_follow(p, state.combatant(o)) for o in p.others)]
     try:
-        return _resolve(state, p, attacker, target, ruleset=ruleset, rng=rng, damage_cp=damage_cp)
+        # Refusals come before any die is drawn, so a refused step uses no dice.
+        for shot in shots:
+            _check(state, shot, damage_cp if shot is p else 0, ruleset=ruleset)
+        events: list[Event] = []
+        for shot in shots:
+            attacker, target = state.combatant(shot.attacker), state.combatant(shot.target)
+            state, new = _resolve(
+                state,
+                shot,
+                attacker,
+                target,
+                ruleset=ruleset,
+                rng=rng,
+                damage_cp=damage_cp if shot is p else 0,
+            )
+            events.extend(new)
     except EncounterError:
         raise
     except RulesError as exc:
         raise EncounterError(str(exc)) from None
+    return state.replace(pending=None), events
+
+
+def _follow(p: PendingAttack, other: Combatant) -> PendingAttack:
+    """Another attacker's shot in group fire: the same target, difficulty and conditions, his
+    own weapon and skill, no Character Points."""
+    weapon = other.weapon
+    return PendingAttack(
+        other.id,
+        p.target,
+        weapon.skill if weapon else "brawling",
+        weapon.kind if weapon else "brawling",
+        p.base,
+        p.conditions,
+        p.called_shot_cm,
+        range_band=p.range_band,
+    )
+
+
+def _check(state: EncounterState, p: PendingAttack, damage_cp: int, *, ruleset: RuleSet) -> None:
+    attacker, target = state.combatant(p.attacker), state.combatant(p.target)
+    scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
+    for cap in (scale.to_hit_cap, scale.damage_cap, scale.resist_cap):
+        _need_cap(cap, "this attack")
+    check_cp_spend("damage", damage_cp, ruleset=ruleset)
+    if ruleset.wiki_penalty_convention == "remove_dice":
+        try:
+            rollable_pool(
+                attacker.code(p.skill),
+                penalty_dice=penalty_dice(attacker, now_round=state.round, ruleset=ruleset),
+                force_point=p.force_point,
+                bonus=scale.attack_bonus.pool_add(p.attack_bonus) or None,
+                ruleset=ruleset,
+            )
+        except DiceError as exc:
+            raise EncounterError(f"{attacker.name}'s attack roll: {exc}") from None
 
 
 def _resolve(
@@ -151,10 +204,6 @@ def _resolve(
     damage_cp: int,
 ) -> tuple[EncounterState, list[Event]]:
     scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
-    # Refusals come before any die is drawn, so a refused step uses no dice.
-    caps = [_need_cap(c, "this attack") for c in (scale.to_hit_cap, scale.damage_cap)]
-    caps.append(_need_cap(scale.resist_cap, "this attack"))
-    check_cp_spend("damage", damage_cp, ruleset=ruleset)
     reaction, reaction_total, full, haste = _standing_reaction(target, attacker, p, ruleset=ruleset)
     difficulty = reacted_difficulty(
         p.base,
@@ -186,7 +235,7 @@ def _resolve(
         cp_dice=p.cp_dice,
         force_point=p.force_point,
         bonus=scale.attack_bonus.pool_add(p.attack_bonus) or None,
-        cap=caps[0],
+        cap=scale.to_hit_cap,
         ruleset=ruleset,
         rng=rng,
     )
@@ -201,6 +250,14 @@ def _resolve(
         ("attack_total", total),
         ("hit", hit),
     ]
+    if p.supporters:
+        numbers += [
+            ("combining", 1 + len(p.supporters)),
+            ("supporters", ",".join(p.supporters)),
+            ("combined_bonus", str(p.combined_bonus)),
+            ("attack_bonus", str(p.attack_bonus)),
+            ("damage_bonus", str(p.damage_bonus)),
+        ]
     verdict = "hits" if hit else "misses"
     events = [
         Event(
@@ -294,8 +351,8 @@ def _damage(
             updated = updated.replace(lost_actions=True, actions=actions)
         if effects.loses_next_round:
             updated = updated.replace(lose_next_round=True)
-        if wounds.level is WoundLevel.mortally_wounded:
-            updated = updated.replace(mortal_rounds=0)
+        if wounds.level is WoundLevel.mortally_wounded:  # newly dying: not stabilised
+            updated = updated.replace(mortal_rounds=0, stabilised=False)
     numbers: tuple[tuple[str, Scalar], ...] = (
         ("damage_code", str(code)),
         ("damage_total", dmg_total),

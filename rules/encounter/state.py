@@ -54,6 +54,12 @@ def _codes(reader: Reader, key: str) -> tuple[tuple[str, DieCode], ...]:
     return tuple((name, sub.code(name)) for name in value)
 
 
+def _later(data: Any, added: dict[str, Any]) -> Any:
+    """Stored data with the keys added after it was first stored filled in with their
+    defaults (older encounters keep loading)."""
+    return {**added, **data} if isinstance(data, dict) else data
+
+
 def _nested[T](reader: Reader, key: str, load: Callable[[Any], T], what: str) -> T:
     try:
         result = load(reader.data[key])
@@ -179,6 +185,16 @@ class Combatant:
     """His side's initiative roll this round, if he rolled it."""
     mortal_rounds: int = 0
     """Rounds he has been mortally wounded (the round of wounding counts as 1, IH-10)."""
+    combining: bool = False
+    """In a combined action this round: apart from it he may only react (dice-and-core.md
+    §8.1)."""
+    stabilised: bool = False
+    """Mortally wounded but stabilised by a Moderate first aid total [UPG]: no more death
+    rolls; a medpac or bacta tank within the hour saves him (IH-11)."""
+    medpacs: int = 0
+    """Medpacs used on him in this encounter (each raises the next one's difficulty, §6)."""
+    medpac_locked: bool = False
+    """A medpac on him missed by more than 10: no more medpacs for 24 hours [2E-STD]."""
 
     def __post_init__(self) -> None:
         for name in ("id", "name", "side"):
@@ -206,10 +222,11 @@ class Combatant:
         for ok, what in checks:
             if not ok:
                 raise EncounterError(f"a combatant's {what} has the wrong type")
-        for name in ("npc", "prone", "lost_actions", "lose_next_round", "knocked_out"):
+        flags = ("npc", "prone", "lost_actions", "lose_next_round", "knocked_out")
+        for name in (*flags, "combining", "stabilised", "medpac_locked"):
             if not isinstance(getattr(self, name), bool):
                 raise EncounterError(f"a combatant's {name} flag is true or false")
-        for name in ("haste", "mortal_rounds"):
+        for name in ("haste", "mortal_rounds", "medpacs"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise EncounterError(f"a combatant's {name} is a whole number of 0 or more")
@@ -267,12 +284,17 @@ class Combatant:
             "knocked_out": self.knocked_out,
             "initiative": self.initiative,
             "mortal_rounds": self.mortal_rounds,
+            "combining": self.combining,
+            "stabilised": self.stabilised,
+            "medpacs": self.medpacs,
+            "medpac_locked": self.medpac_locked,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
         keys = tuple(cls.__dataclass_fields__)
-        r = Reader(data, "combatant", keys, EncounterError)
+        added = {"combining": False, "stabilised": False, "medpacs": 0, "medpac_locked": False}
+        r = Reader(_later(data, added), "combatant", keys, EncounterError)
         scale = r.text("scale")
         try:
             parsed_scale = Scale.parse(scale)
@@ -302,6 +324,10 @@ class Combatant:
             knocked_out=r.flag("knocked_out"),
             initiative=r.optional_integer("initiative"),
             mortal_rounds=r.integer("mortal_rounds", least=0),
+            combining=r.flag("combining"),
+            stabilised=r.flag("stabilised"),
+            medpacs=r.integer("medpacs", least=0),
+            medpac_locked=r.flag("medpac_locked"),
         )
 
 
@@ -324,10 +350,22 @@ class PendingAttack:
     damage_bonus: DieCode = NO_DICE
     """Combined fire: the shares of the combined-action bonus put on the attack and on the
     damage (§8, D-32)."""
+    others: tuple[str, ...] = ()
+    """Group fire: more attackers firing at the same target with their own attacks, resolved
+    after the lead's, in this order."""
+    supporters: tuple[str, ...] = ()
+    """Combined fire: the characters combining with the lead firer (§8)."""
+    combined_bonus: DieCode = NO_DICE
+    """Combined fire: the whole combined-action bonus (``attack_bonus`` + ``damage_bonus``)."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.attack_bonus, DieCode) or not isinstance(self.damage_bonus, DieCode):
+        codes = (self.attack_bonus, self.damage_bonus, self.combined_bonus)
+        if not all(isinstance(code, DieCode) for code in codes):
             raise EncounterError("an attack's combined-fire bonuses are DieCodes")
+        for name in ("others", "supporters"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(x, str) for x in value):
+                raise EncounterError(f"an attack's {name} are combatant ids")
         if isinstance(self.base, bool) or not isinstance(self.base, int) or self.base < 0:
             raise EncounterError("an attack's difficulty is a whole number of 0 or more")
         if self.kind not in ATTACK_KINDS:
@@ -349,11 +387,16 @@ class PendingAttack:
             "range_band": self.range_band,
             "attack_bonus": str(self.attack_bonus),
             "damage_bonus": str(self.damage_bonus),
+            "others": list(self.others),
+            "supporters": list(self.supporters),
+            "combined_bonus": str(self.combined_bonus),
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
-        r = Reader(data, "pending attack", tuple(cls.__dataclass_fields__), EncounterError)
+        added = {"others": [], "supporters": [], "combined_bonus": "0D"}
+        keys = tuple(cls.__dataclass_fields__)
+        r = Reader(_later(data, added), "pending attack", keys, EncounterError)
         size = r.data["called_shot_cm"]
         if size is not None and (isinstance(size, bool) or not isinstance(size, int | float)):
             raise r.refuse("called_shot_cm", "a size in centimetres or null")
@@ -371,6 +414,9 @@ class PendingAttack:
             None if band is None else r.text("range_band"),
             r.code("attack_bonus"),
             r.code("damage_bonus"),
+            r.texts("others"),
+            r.texts("supporters"),
+            r.code("combined_bonus"),
         )
 
 
@@ -408,7 +454,8 @@ class EncounterState:
         if self.pending is not None:
             if not isinstance(self.pending, PendingAttack):
                 raise EncounterError("a pending attack is a PendingAttack")
-            if {self.pending.attacker, self.pending.target} - set(ids):
+            p = self.pending
+            if {p.attacker, p.target, *p.others, *p.supporters} - set(ids):
                 raise EncounterError("the pending attack names a combatant not in the encounter")
 
     @classmethod

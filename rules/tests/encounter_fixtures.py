@@ -3,15 +3,20 @@ initiative won by the rebels and every combatant's actions declared."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules.combat import WeaponRange
-from rules.dice import DieCode, FixedDice
+from rules.dice import DieCode, FixedDice, SeededDice
 from rules.encounter import (
     AddCombatant,
     ChooseOrder,
     Combatant,
+    Command,
     DeclareActions,
+    EncounterError,
     EncounterState,
     Weapon,
+    apply,
     replay,
 )
 from rules.ruleset import RuleSet
@@ -49,3 +54,45 @@ def fighting(*extra: Combatant) -> EncounterState:
     steps = [ChooseOrder("rebels", first=True), *(DeclareActions(c.id, 2) for c in people)]
     state, _ = replay(state, steps, ruleset=STD, rng=FixedDice([]))
     return state
+
+
+class Counting:
+    """Seeded dice that keep every face they hand out (to see that a refused step drew none
+    and that the events recorded all of them)."""
+
+    def __init__(self, seed: int = 1) -> None:
+        self.rng = SeededDice(seed)
+        self.drawn: list[int] = []
+
+    def d6(self) -> int:
+        self.drawn.append(self.rng.d6())
+        return self.drawn[-1]
+
+
+def ready(*people: tuple[Combatant, int], first: str = "empire") -> EncounterState:
+    """A 2E encounter in its round: ``people`` joined in this order, side ``first`` acting
+    first, each having declared the given number of actions (0: not declared). No step rolls
+    a die."""
+    state, _ = replay(
+        EncounterState.new(),
+        [AddCombatant(c) for c, _ in people],
+        ruleset=STD,
+        rng=FixedDice([]),
+    )
+    state = state.replace(initiative_winner=first, phase="order")
+    steps = [ChooseOrder(first), *(DeclareActions(c.id, n) for c, n in people if n)]
+    state, _ = replay(state, steps, ruleset=STD, rng=FixedDice([]))
+    return state
+
+
+def assert_refused(
+    state: EncounterState, command: Command, message: str, ruleset: RuleSet = STD
+) -> None:
+    """``apply`` refuses the step with ``message`` before drawing any die; the state given is
+    unchanged."""
+    before = state.to_json()
+    dice = Counting()
+    with pytest.raises(EncounterError, match=message):
+        apply(state, command, ruleset=ruleset, rng=dice)
+    assert dice.drawn == []
+    assert state.to_json() == before

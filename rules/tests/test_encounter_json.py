@@ -16,6 +16,7 @@ from rules.encounter import (
     COMMANDS,
     Act,
     AddCombatant,
+    AddCombatants,
     Attack,
     ChooseOrder,
     Combatant,
@@ -25,6 +26,7 @@ from rules.encounter import (
     EndEncounter,
     EndRound,
     Event,
+    FirstAid,
     GMOverride,
     NextSegment,
     PendingAttack,
@@ -82,6 +84,10 @@ combatants = st.builds(
     prone=st.booleans(),
     initiative=st.none() | st.integers(0, 40),
     mortal_rounds=st.integers(0, 5),
+    combining=st.booleans(),
+    stabilised=st.booleans(),
+    medpacs=st.integers(0, 4),
+    medpac_locked=st.booleans(),
 )
 
 
@@ -99,6 +105,9 @@ def states(draw):
             draw(st.integers(0, 30)),
             attack_bonus=draw(codes),
             damage_bonus=draw(codes),
+            others=tuple(draw(st.lists(st.sampled_from(ids[2:] or ids[:1]), max_size=2))),
+            supporters=tuple(draw(st.lists(st.sampled_from(ids), max_size=2))),
+            combined_bonus=draw(codes),
         )
     return EncounterState(
         round=draw(st.integers(1, 50)),
@@ -140,6 +149,23 @@ steps = st.one_of(
         st.booleans(),
         st.none() | st.sampled_from(["1D", "2D+2"]),
         st.none() | st.sampled_from(["1D+2", "0D"]),
+        st.lists(names, max_size=3).map(tuple),
+        st.lists(names, max_size=3).map(tuple),
+        st.none() | st.sampled_from(["1D", "0D+2"]),
+        st.none() | names,
+        st.none() | st.integers(0, 30),
+    ),
+    st.builds(
+        AddCombatants,
+        st.lists(combatants, min_size=1, max_size=3, unique_by=lambda c: c.id).map(tuple),
+    ),
+    st.builds(
+        FirstAid,
+        names,
+        names,
+        st.booleans(),
+        st.integers(0, 2),
+        st.none() | st.integers(0, 30),
     ),
     st.builds(React, names, names, st.booleans(), st.booleans(), st.integers(0, 3)),
     st.builds(ResolveAttack, st.integers(0, 2)),
@@ -188,11 +214,58 @@ def test_a_step_round_trips_through_json(step):
         ),
         ({"type": "add_combatant", "combatant": {"id": "x"}}, "a stored combatant has"),
         ({"type": "end_round", "extra": 1}, "unknown extra"),
+        ({"type": "add_combatants", "combatants": []}, "1 to 100 combatants"),
+        ({"type": "add_combatants", "combatants": {}}, "combatants must be a list"),
+        ({"type": "add_combatants"}, "missing combatants"),
+        (
+            {
+                "type": "first_aid",
+                "healer": "m",
+                "patient": "k",
+                "medpac": "yes",
+                "cp_dice": 0,
+                "difficulty": None,
+            },
+            "medpac must be true or false",
+        ),
+        ({"type": "first_aid", "healer": "m", "patient": "k"}, "missing medpac"),
+        (
+            {**Attack("a", "b").to_json(), "others": "tk1"},
+            "others must be a list of texts",
+        ),
     ],
 )
 def test_a_damaged_step_is_refused_with_the_reason(data, message):
     with pytest.raises(EncounterError, match=message):
         command_from_json(data)
+
+
+def test_what_was_stored_before_group_fire_and_first_aid_still_loads():
+    # Steps and states stored before the fields for group and combined fire and first aid
+    # existed load with their defaults.
+    state = fighting()
+    state, _ = apply(state, Attack("tk1", "kira", difficulty=9), ruleset=STD, rng=FixedDice([]))
+    old = json.loads(json.dumps(state.to_json()))
+    for c in old["combatants"]:
+        for key in ("combining", "stabilised", "medpacs", "medpac_locked"):
+            del c[key]
+    for key in ("others", "supporters", "combined_bonus"):
+        del old["pending"][key]
+    assert EncounterState.from_json(old) == state
+    step = Attack("tk1", "kira", difficulty=9).to_json()
+    for key in ("others", "supporters", "to_attack", "commander", "command_difficulty"):
+        del step[key]
+    assert command_from_json(step) == Attack("tk1", "kira", difficulty=9)
+    # A damaged new field is still refused with its name.
+    bad = {**state.to_json(), "pending": {**state.pending.to_json(), "others": "tk2"}}
+    with pytest.raises(EncounterError, match="others must be a list of texts"):
+        EncounterState.from_json(bad)
+    with pytest.raises(EncounterError, match="type must be 'add_combatants'"):
+        AddCombatants.from_json({"type": "add_combatant", "combatants": []})
+    bad = json.loads(json.dumps(state.to_json()))
+    bad["combatants"][0]["medpacs"] = -1
+    with pytest.raises(EncounterError, match="medpacs must be 0 or more"):
+        EncounterState.from_json(bad)
 
 
 def test_damaged_state_is_refused_with_the_reason():
@@ -274,6 +347,16 @@ def test_events_store_their_dice_and_read_back():
         (lambda: Attack("a", "b", attack_bonus="lots"), "attack_bonus"),
         (lambda: PendingAttack("a", "b", "x", "ranged", 1, attack_bonus="1D"), "DieCodes"),
         (lambda: Attack("a", "b", force_point="yes"), "true or false"),
+        (lambda: Attack("a", "b", to_attack="lots"), "to_attack"),
+        (lambda: Attack("a", "b", others="tk1"), "others is a list of combatant ids"),
+        (lambda: Attack("a", "b", command_difficulty=-1), "command difficulty"),
+        (lambda: FirstAid("m", "k", medpac=1), "medpac is true or false"),
+        (lambda: FirstAid("m", "k", cp_dice=-1), "Character Point dice"),
+        (lambda: FirstAid("m", "k", difficulty=-2), "difficulty number"),
+        (lambda: KIRA.replace(stabilised=1), "stabilised flag"),
+        (lambda: KIRA.replace(medpacs=-1), "medpacs is a whole number"),
+        (lambda: PendingAttack("a", "b", "x", "ranged", 1, others=["c"]), "others are combatant"),
+        (lambda: EncounterState(pending=PendingAttack("a", "a", "x", "ranged", 1)), "names a"),
     ],
 )
 def test_values_that_cannot_be_built(build, message):

@@ -103,6 +103,21 @@
   }, true);
 })();
 
+// --- The encounter's log: a step's answer and a poll that crossed it can both bring the same
+// new step; keep one of each, newest first, and no more than the page shows. ----------------
+document.addEventListener("htmx:afterSettle", () => {
+  const list = document.getElementById("enc-log-list");
+  if (!list) return;
+  const seen = new Set();
+  for (const item of Array.from(list.children)) {
+    const step = item.getAttribute("data-step");
+    if (item.id === "enc-log-empty" && list.children.length > 1) item.remove();
+    else if (step && seen.has(step)) item.remove();
+    else if (step) seen.add(step);
+  }
+  while (list.children.length > 10) list.lastElementChild.remove();
+});
+
 // --- Confirmations before destructive actions: <form data-confirm="Remove …?"> -------------
 document.addEventListener("submit", (event) => {
   const form = event.target.closest("form[data-confirm]");

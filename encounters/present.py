@@ -1,0 +1,296 @@
+"""What the encounter pages show, read from the engine's state: one row per combatant (the GM
+sees every number; a player sees his own combatant whole and of the others only what the table
+knows: name, side, wounds, actions declared), the status line (round, whose action is due, the
+attack waiting for a reaction) and the recent steps as the log reads them.
+
+Nothing here queries the database: a view reads the encounter row and its recent steps (two
+queries) and everything else is computed, so the dashboard costs the same with 5 combatants or
+50 (``encounters/tests/test_queries.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import RuleSet
+from rules.combat import RangeBand, range_difficulty
+from rules.dice import DiceError, DieCode, rollable_pool
+from rules.encounter import Combatant, EncounterState, next_to_act, penalty_dice
+from rules.injuries import WoundLevel, injury_penalty_dice
+from rules.odds import success_chance
+
+__all__ = ["Row", "Status", "attack_odds", "log_entries", "rows", "status"]
+
+BANDS = (RangeBand.point_blank, RangeBand.short, RangeBand.medium, RangeBand.long)
+
+
+def _signed_dice(n: int) -> str:
+    return f"−{n}D" if n else ""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One combatant as a viewer sees him."""
+
+    id: str
+    name: str
+    side: str
+    npc: bool
+    known: bool
+    """The viewer may see his numbers (the GM; a player for his own combatant)."""
+    own: bool
+    wound: str
+    wound_key: str
+    injury_penalty: int
+    penalty: int
+    declared: int | None
+    extra: int
+    used: int
+    left: int
+    reactions: list[tuple[str, int | None, bool]]
+    flags: list[str]
+    out: bool
+    due: bool
+    in_pending: str
+    codes: str = ""
+    weapon: str = ""
+    initiative: int | None = None
+    mortal_rounds: int = 0
+    can_declare: bool = False
+    can_act: bool = False
+    extra_data: dict[str, Any] = field(default_factory=dict)
+
+
+def _codes(c: Combatant) -> str:
+    parts = [f"Per {c.perception}", f"Dex {c.dexterity}", f"Str {c.strength}"]
+    parts += [f"{name} {code}" for name, code in c.skills]
+    return " · ".join(parts)
+
+
+def _weapon(c: Combatant) -> str:
+    if c.weapon is None:
+        return "unarmed (Strength)"
+    w = c.weapon
+    ranges = f", {w.ranges}" if w.ranges else ""
+    stun = ", stun" if w.stun else ""
+    return f"{w.name} {w.damage} ({w.skill}{ranges}{stun})"
+
+
+def rows(
+    state: EncounterState,
+    *,
+    ruleset: RuleSet,
+    gm: bool,
+    own: set[str],
+    only: set[str] | None = None,
+) -> list[Row]:
+    """The combatants in acting order (the order of joining before initiative), or just
+    ``only``."""
+    ordered = [state.combatant(cid) for cid in state.order] if state.order else []
+    seen = {c.id for c in ordered}
+    ordered += [c for c in state.combatants if c.id not in seen]
+    due = next_to_act(state) if state.phase == "round" else None
+    pending = state.pending
+    result = []
+    for c in ordered:
+        if only is not None and c.id not in only:
+            continue
+        known = gm or c.id in own
+        actions = c.actions
+        flags = []
+        if c.knocked_out:
+            flags.append("unconscious")
+        if c.prone:
+            flags.append("prone")
+        if c.lost_actions and not c.out_of_fight:
+            flags.append("no more actions this round")
+        if c.lose_next_round:
+            flags.append("loses next round")
+        if c.stabilised:
+            flags.append("stabilised")
+        role = ""
+        if pending is not None:
+            role = (
+                "attacker"
+                if c.id == pending.attacker
+                else "target"
+                if c.id == pending.target
+                else ""
+            )
+            if c.id in getattr(pending, "others", ()):
+                role = "attacker"
+        reactions = [
+            (r.skill, r.total if known or not c.npc else None, r.full) for r in c.reactions
+        ]
+        result.append(
+            Row(
+                id=c.id,
+                name=c.name,
+                side=c.side,
+                npc=c.npc,
+                known=known,
+                own=c.id in own,
+                wound=c.wounds.level.label,
+                wound_key=c.wounds.level.value,
+                injury_penalty=injury_penalty_dice(
+                    c.wounds, now_round=state.round, ruleset=ruleset
+                ),
+                penalty=penalty_dice(c, now_round=state.round, ruleset=ruleset),
+                declared=actions.total if actions else None,
+                extra=actions.extra if actions else 0,
+                used=actions.used if actions else 0,
+                left=actions.remaining if actions else 0,
+                reactions=reactions,
+                flags=flags,
+                out=c.out_of_fight,
+                due=due is not None and due[0] == c.id,
+                in_pending=role,
+                codes=_codes(c) if known else "",
+                weapon=_weapon(c) if known else (c.weapon.name if c.weapon else "unarmed"),
+                initiative=c.initiative,
+                mortal_rounds=c.mortal_rounds
+                if c.wounds.level is WoundLevel.mortally_wounded and not c.stabilised
+                else 0,
+                can_declare=state.phase == "round"
+                and actions is None
+                and not c.out_of_fight
+                and not c.lost_actions,
+                can_act=state.phase == "round"
+                and bool(actions and actions.remaining)
+                and not c.out_of_fight
+                and not c.lost_actions,
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class Status:
+    round: int
+    segment: int
+    phase: str
+    due_name: str
+    due_action: int
+    pending_text: str
+    pending_target: str
+    pending_attacker: str
+    winner: str
+    sides: list[str]
+    rc: bool
+
+
+def status(state: EncounterState, *, ruleset: RuleSet) -> Status:
+    due = next_to_act(state) if state.phase == "round" else None
+    pending = state.pending
+    text = target = attacker = ""
+    if pending is not None:
+        a, t = state.combatant(pending.attacker), state.combatant(pending.target)
+        others = getattr(pending, "others", ()) or ()
+        supporters = getattr(pending, "supporters", ()) or ()
+        who = a.name
+        if others:
+            who += f" and {len(others)} more"
+        if supporters:
+            who += f" with {len(supporters)} combining"
+        verb = "attack" if others else "attacks"
+        text = f"{who} {verb} {t.name} ({pending.skill}, difficulty {pending.base})"
+        target, attacker = t.id, a.id
+    sides = []
+    for c in state.combatants:
+        if c.side not in sides:
+            sides.append(c.side)
+    return Status(
+        round=state.round,
+        segment=state.segment,
+        phase=state.phase,
+        due_name=state.combatant(due[0]).name if due else "",
+        due_action=due[1] if due else 0,
+        pending_text=text,
+        pending_target=target,
+        pending_attacker=attacker,
+        winner=state.initiative_winner or "",
+        sides=sides,
+        rc=ruleset.combat_round == "rc_haste",
+    )
+
+
+def attack_odds(c: Combatant, *, state: EncounterState, ruleset: RuleSet) -> list[dict[str, Any]]:
+    """The chance to hit at each range band's standard difficulty with the combatant's weapon
+    skill and his penalties now (one more action taken into account when he has not declared:
+    the odds of a single declared attack)."""
+    skill = c.weapon.skill if c.weapon else "brawling"
+    try:
+        code = c.code(skill)
+    except Exception:  # an unlisted skill with no kept attribute: no odds to show
+        return []
+    penalty = penalty_dice(c, now_round=state.round, ruleset=ruleset)
+    try:
+        pool = rollable_pool(code, penalty_dice=penalty, ruleset=ruleset)
+    except DiceError:
+        return []
+    out = []
+    for band in BANDS:
+        level = range_difficulty(band, ruleset=ruleset)
+        out.append(
+            {
+                "band": band.value,
+                "label": band.value.replace("_", "-"),
+                "level": str(level.level),
+                "difficulty": level.high,
+                "chance": success_chance(pool, level.high, ruleset=ruleset),
+            }
+        )
+    return out
+
+
+def reaction_odds(
+    c: Combatant, skill: str, difficulty: int, *, state: EncounterState, ruleset: RuleSet
+) -> dict[str, Any] | None:
+    """The chance that a reaction roll (one more action: the penalty rises first) beats the
+    attack's base difficulty, which is when it helps."""
+    try:
+        code = c.code(skill)
+    except Exception:
+        return None
+    extra = c.actions.penalty_dice(ruleset=ruleset) if c.actions else 0
+    if c.actions is not None:
+        extra = c.actions.react(use_declared=False).penalty_dice(ruleset=ruleset)
+    penalty = extra + injury_penalty_dice(c.wounds, now_round=state.round, ruleset=ruleset)
+    try:
+        pool = rollable_pool(code, penalty_dice=penalty, ruleset=ruleset)
+    except DiceError:
+        return None
+    return {
+        "skill": skill,
+        "code": str(code),
+        "pool": str(pool),
+        "difficulty": difficulty,
+        "chance": success_chance(pool, difficulty + 1, ruleset=ruleset),
+    }
+
+
+def log_entries(steps: list[Any], *, gm: bool, npc_ids: set[str]) -> list[dict[str, Any]]:
+    """The stored steps as the log reads them, newest first: each event's sentence, and its
+    dice for the GM or for a combatant who is not an NPC."""
+    out = []
+    for step in steps:
+        lines = []
+        for e in step.events:
+            show_dice = gm or e.get("combatant") not in npc_ids
+            dice = []
+            if show_dice:
+                for name, roll in e.get("rolls", []):
+                    faces = list(roll.get("normal", [])) + list(roll.get("wild", []))
+                    dice.append(f"{name}: {' '.join(str(f) for f in faces)}")
+            lines.append(
+                {"text": e.get("text", ""), "dice": "; ".join(dice), "kind": e.get("kind")}
+            )
+        out.append({"number": step.number, "type": step.command.get("type"), "lines": lines})
+    return out
+
+
+def pool_after(code: DieCode, penalty: int, *, ruleset: RuleSet) -> str:
+    try:
+        return str(rollable_pool(code, penalty_dice=penalty, ruleset=ruleset))
+    except DiceError:
+        return "too few dice"
