@@ -13,6 +13,7 @@ enters the fight wounded. Combatant ids say where a combatant came from: ``pc-<p
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 
@@ -162,6 +163,27 @@ def _skills(skills: Iterable[Skill]) -> tuple[tuple[str, DieCode], ...]:
     return tuple(best.items())
 
 
+def _specialized(weapon: Weapon | None, skills: tuple[tuple[str, DieCode], ...]) -> Weapon | None:
+    """A weapon the character has a specialization in (a "blaster pistol" skill for his blaster
+    pistol) is fired with that specialization's code."""
+    if weapon is None:
+        return None
+    name = _skill_key(weapon.name)
+    if name != weapon.skill and any(key == name for key, _ in skills):
+        return dataclasses.replace(weapon, skill=name)
+    return weapon
+
+
+def _with_technical(
+    skills: tuple[tuple[str, DieCode], ...], character: Character
+) -> tuple[tuple[str, DieCode], ...]:
+    """A combatant keeps only Perception, Dexterity and Strength; first aid, the one Technical
+    skill a fight uses, rolls the character's Technical when he has not trained it."""
+    if any(name == "first aid" for name, _ in skills):
+        return skills
+    return (*skills, ("first aid", _code(character.attribute("technical"))))
+
+
 def _side(side_of: Callable[[Character], str] | Mapping[int, str], character: Character) -> str:
     if isinstance(side_of, Mapping):
         return side_of[character.pk]
@@ -178,8 +200,8 @@ def _combatant(character: Character, side: str, ruleset: RuleSet) -> Combatant:
         perception=_code(character.attribute("perception")),
         dexterity=_code(character.attribute("dexterity")),
         strength=_code(character.attribute("strength")),
-        skills=_skills(character.skills.all()),
-        weapon=_weapon(items),
+        skills=(skills := _with_technical(_skills(character.skills.all()), character)),
+        weapon=_specialized(_weapon(items), skills),
         armour=_armour(items),
         npc=character.is_npc,
         wounds=wound_state(character, ruleset=ruleset),

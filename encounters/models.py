@@ -119,6 +119,11 @@ class Step(models.Model):
     )
     command = models.JSONField()
     events = models.JSONField(help_text="[Event.to_json(), ...]: what happened, every die.")
+    touched = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='The combatant ids the step changed, or ["*"] for the whole table.',
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

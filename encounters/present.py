@@ -16,6 +16,7 @@ from rules import RuleSet
 from rules.combat import RangeBand, range_difficulty
 from rules.dice import DiceError, DieCode, rollable_pool
 from rules.encounter import Combatant, EncounterState, next_to_act, penalty_dice
+from rules.encounter.points import force_point_active
 from rules.injuries import WoundLevel, injury_penalty_dice
 from rules.odds import success_chance
 
@@ -58,7 +59,36 @@ class Row:
     mortal_rounds: int = 0
     can_declare: bool = False
     can_act: bool = False
+    position: str = ""
+    notes: str = ""
+    aiming: str = ""
+    stun: str = ""
     extra_data: dict[str, Any] = field(default_factory=dict)
+
+
+def _stun(c: Combatant, now: int) -> str:
+    """Stuns in force: each costs 1D this round and the next (combat.md §11)."""
+    active = [s for s in c.wounds.stuns if s.round <= now <= s.round + 1]
+    if not active:
+        return ""
+    points = sum(s.points for s in active)
+    last = max(s.round for s in active) + 1
+    return f"stunned ×{points}, −{points}D to the end of round {last}"
+
+
+def _has(state: EncounterState, cid: str) -> bool:
+    return any(c.id == cid for c in state.combatants)
+
+
+def _position(c: Combatant) -> str:
+    parts = []
+    if c.range_band:
+        parts.append(f"{c.range_band.replace('_', '-')} range")
+    if c.distance_m is not None:
+        parts.append(f"{c.distance_m} m")
+    if c.cover:
+        parts.append(c.cover.replace("_", " "))
+    return " · ".join(parts)
 
 
 def _codes(c: Combatant) -> str:
@@ -108,6 +138,9 @@ def rows(
             flags.append("loses next round")
         if c.stabilised:
             flags.append("stabilised")
+        if c.surprised:
+            flags.append("surprised")
+        flags.extend(f"critical: {k.name}" for k in getattr(c, "criticals", ()))
         role = ""
         if pending is not None:
             role = (
@@ -151,6 +184,12 @@ def rows(
                 mortal_rounds=c.mortal_rounds
                 if c.wounds.level is WoundLevel.mortally_wounded and not c.stabilised
                 else 0,
+                stun=_stun(c, state.round),
+                position=_position(c),
+                notes=c.notes if gm else "",
+                aiming=state.combatant(c.aim_target).name
+                if known and c.aim_target and _has(state, c.aim_target)
+                else "",
                 can_declare=state.phase == "round"
                 and actions is None
                 and not c.out_of_fight
@@ -224,8 +263,9 @@ def attack_odds(c: Combatant, *, state: EncounterState, ruleset: RuleSet) -> lis
     except Exception:  # an unlisted skill with no kept attribute: no odds to show
         return []
     penalty = penalty_dice(c, now_round=state.round, ruleset=ruleset)
+    doubled = force_point_active(c, state.round)
     try:
-        pool = rollable_pool(code, penalty_dice=penalty, ruleset=ruleset)
+        pool = rollable_pool(code, penalty_dice=penalty, force_point=doubled, ruleset=ruleset)
     except DiceError:
         return []
     out = []
@@ -256,8 +296,9 @@ def reaction_odds(
     if c.actions is not None:
         extra = c.actions.react(use_declared=False).penalty_dice(ruleset=ruleset)
     penalty = extra + injury_penalty_dice(c.wounds, now_round=state.round, ruleset=ruleset)
+    doubled = force_point_active(c, state.round)
     try:
-        pool = rollable_pool(code, penalty_dice=penalty, ruleset=ruleset)
+        pool = rollable_pool(code, penalty_dice=penalty, force_point=doubled, ruleset=ruleset)
     except DiceError:
         return None
     return {

@@ -20,7 +20,7 @@ from characters.models import Character, Item
 from characters.services import LedgerError, change_balance
 from encounters.combatants import character_id_of
 from encounters.models import Encounter, Step
-from encounters.steps import spends
+from encounters.steps import EVERYONE, may_skip_ahead, spends, touched
 from rules.combat import RangeBand, range_difficulty
 from rules.dice import DiceSource, FixedDice
 from rules.encounter import (
@@ -96,9 +96,15 @@ def start_encounter(
     )
 
 
-def _locked(encounter_id: int, expected_version: int, campaign_id: int | None = None) -> Encounter:
+def _locked(
+    encounter_id: int,
+    expected_version: int,
+    campaign_id: int | None = None,
+    data: dict[str, Any] | None = None,
+) -> Encounter:
     """The encounter row (of ``campaign_id`` when given), locked until the transaction ends,
-    at the version the caller saw."""
+    at the version the caller saw — or later, when the step (``data``) acts only on combatants
+    nothing since has touched (:func:`encounters.steps.may_skip_ahead`)."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise EncounterError("say which version of the encounter the step was taken on")
     rows = Encounter.objects.select_for_update(of=("self",)).defer("initial_state")
@@ -109,7 +115,13 @@ def _locked(encounter_id: int, expected_version: int, campaign_id: int | None = 
     except Encounter.DoesNotExist:
         raise EncounterError(f"there is no encounter {encounter_id!r}") from None
     if encounter.version != expected_version:
-        raise StaleEncounter(encounter, expected_version)
+        if data is None or not encounter.undone_at <= expected_version < encounter.version:
+            raise StaleEncounter(encounter, expected_version)
+        later = encounter.steps.filter(version__gt=expected_version).values_list(
+            "touched", flat=True
+        )
+        if not may_skip_ahead(data, list(later)):
+            raise StaleEncounter(encounter, expected_version)
     return encounter
 
 
@@ -164,17 +176,20 @@ def _has_nul(data: Any, depth: int = 0) -> bool:
     return False
 
 
-def _standard_difficulty(data: Any, encounter: Encounter) -> Any:
-    """An attack announced with a range band and no number (a player's) takes the band's
-    standard difficulty, the top of its span, the number its odds were shown against."""
-    if (
-        isinstance(data, dict)
-        and data.get("type") == "attack"
-        and data.get("difficulty") is None
-        and isinstance(data.get("range_band"), str)
-        and data["range_band"] in {b.value for b in RangeBand}
-    ):
-        level = range_difficulty(data["range_band"], ruleset=encounter.ruleset)
+def _standard_difficulty(data: Any, encounter: Encounter, state: EncounterState) -> Any:
+    """An attack announced with a range band (its own, or the target's the GM placed) and no
+    number (a player's) takes the band's standard difficulty, the top of its span, the number
+    its odds were shown against."""
+    if not (isinstance(data, dict) and data.get("type") == "attack"):
+        return data
+    if data.get("difficulty") is not None:
+        return data
+    band = data.get("range_band")
+    if not band:
+        target = next((c for c in state.combatants if c.id == data.get("target")), None)
+        band = target.range_band if target is not None else None
+    if isinstance(band, str) and band in {b.value for b in RangeBand} and band != "out_of_range":
+        level = range_difficulty(band, ruleset=encounter.ruleset)
         return {**data, "difficulty": level.high}
     return data
 
@@ -195,23 +210,25 @@ def apply_step(
     spends from the sheets (the ledger), store the step with its events and the new state,
     version + 1. A refusal (``RulesError``) rolls everything back and is raised with its
     reason."""
+    parsed = _parse(command_json)
+    if _has_nul(parsed):
+        raise EncounterError("a step's text cannot contain NUL characters")
+    asked = command_from_json(parsed)
     with transaction.atomic():
-        encounter = _locked(encounter_id, expected_version, campaign_id)
+        encounter = _locked(encounter_id, expected_version, campaign_id, asked.to_json())
         if encounter.is_ended:
             raise EncounterError("the encounter has ended; no more steps can be taken")
-        parsed = _parse(command_json)
-        if _has_nul(parsed):
-            raise EncounterError("a step's text cannot contain NUL characters")
-        asked = command_from_json(parsed)
         before = encounter.current_state()
         if check is not None:
             reason = check(asked.to_json(), before)  # what was asked, before any default
             if reason:
                 raise EncounterError(reason)
-        command = command_from_json(_standard_difficulty(parsed, encounter))
+        command = command_from_json(_standard_difficulty(parsed, encounter, before))
         data = command.to_json()
         state, events = apply(before, command, ruleset=encounter.ruleset, rng=rng)
         _charge(before, data, actor, sign=-1)
+        stored = events
+        changed = touched(data, [e.to_json() for e in events], before)
         encounter.version += 1
         encounter.step_count += 1
         Step.objects.create(
@@ -219,7 +236,8 @@ def apply_step(
             number=encounter.step_count,
             version=encounter.version,
             command=command.to_json(),
-            events=[e.to_json() for e in events],
+            events=[e.to_json() for e in stored],
+            touched=sorted(changed) if changed is not None else [EVERYONE],
             actor=actor,
         )
         encounter.keep_state(state)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.http import QueryDict
 
-from rules.encounter import COMMANDS, EncounterError, EncounterState
+from rules.encounter import COMMANDS, EncounterError, EncounterState, next_to_act
 
 __all__ = [
     "PLAYER_STEPS",
@@ -29,13 +29,13 @@ __all__ = [
 MAX_NUMBER = 1000
 """No difficulty, action count or Character Point spend in a fight comes near this."""
 
-PLAYER_STEPS = ("declare_actions", "act", "attack", "react", "resolve_attack")
+PLAYER_STEPS = ("declare_actions", "act", "aim", "attack", "react", "resolve_attack")
 """What a player may do, always for his own combatant (first aid needs the GM's difficulty
 number: the GM takes that step)."""
 
 PLAYER_FIELDS = {
     "attack": ("range_band", "cp_dice", "force_point"),
-    "react": ("skill", "extra", "full", "haste", "cp_dice"),
+    "react": ("skill", "extra", "full", "haste", "cp_dice", "force_point"),
     "resolve_attack": ("damage_cp",),
 }
 """What a player may choose on those steps beyond who acts; every other field keeps its default
@@ -51,6 +51,8 @@ REDRAW_ALL = (
     "end_round",
     "end_encounter",
     "declare_all",
+    "surprise",
+    "detonate",
 )
 """Steps that change the order or every combatant: a live view redraws the whole table."""
 
@@ -85,8 +87,12 @@ def command_data(post: QueryDict) -> dict[str, Any]:
         raise EncounterError(f"unknown encounter step {kind[:40]!r}")
     data: dict[str, Any] = {"type": kind}
     command = COMMANDS[kind]
+    if kind == "detonate":
+        data["victims"] = _victims(post)
     defaults = {f.name: f.default for f in fields(command)}  # type: ignore[arg-type]
     for name, kinds in _field_kinds(kind).items():
+        if name in data:
+            continue
         if "tuple" in kinds:
             values = [v.strip() for v in post.getlist(name) if v.strip()]
             if any("\x00" in v or len(v) > 100 for v in values):
@@ -119,6 +125,20 @@ def command_data(post: QueryDict) -> dict[str, Any]:
     if missing:
         raise EncounterError(f"say the {missing[0].replace('_', ' ')} for this step")
     return data
+
+
+def _victims(post: QueryDict) -> list[list[str | int]]:
+    """Who a blast catches, from the form's ``victim__<id>`` fields: the metres each stands
+    from where it went off (left blank: not caught)."""
+    out: list[list[str | int]] = []
+    for key in post:
+        if not key.startswith("victim__") or not post.get(key, "").strip():
+            continue
+        metres = _number(post[key], "metres from the blast", False)
+        out.append([key.removeprefix("victim__")[:100], metres or 0])
+    if not out:
+        raise EncounterError("say who the blast catches: give a distance for each one")
+    return out
 
 
 def _decimal(raw: str, name: str) -> float:
@@ -164,10 +184,15 @@ def player_refusal(data: dict[str, Any], own: set[str], state: EncounterState) -
         "declare_actions": "combatant",
         "act": "combatant",
         "react": "combatant",
+        "aim": "combatant",
         "attack": "attacker",
     }.get(str(kind))
     if actor is not None and data.get(actor) not in own:
         return "you can only act for your own character"
+    if kind in ("act", "aim", "attack") and state.phase == "round" and not state.segment:
+        due = next_to_act(state)
+        if due is not None and due[0] != data.get(actor):
+            return f"it is {state.combatant(due[0]).name}'s action now; wait for your turn"
     command = COMMANDS[str(kind)]
     free = PLAYER_FIELDS.get(str(kind))
     if free is not None:
@@ -178,7 +203,9 @@ def player_refusal(data: dict[str, Any], own: set[str], state: EncounterState) -
             if data.get(f.name, default) != default:
                 return f"the GM sets the {f.name.replace('_', ' ')}"
     if kind == "attack" and not data.get("range_band"):
-        return "say how far the target is (the range sets the difficulty)"
+        target = next((c for c in state.combatants if c.id == data.get("target")), None)
+        if target is None or not target.range_band:
+            return "say how far the target is (the range sets the difficulty)"
     if kind == "resolve_attack" and (state.pending is None or state.pending.attacker not in own):
         return "the GM rolls attacks on you; you roll your own"
     return None
@@ -197,23 +224,25 @@ class Spend:
 def spends(data: dict[str, Any], before: EncounterState) -> list[Spend]:
     """The Character Points and Force Points a step spends, from the state it was taken on."""
     kind = data.get("type")
+    who = {
+        "attack": "attacker",
+        "react": "combatant",
+        "first_aid": "healer",
+        "throw": "thrower",
+    }.get(str(kind))
+    what = {
+        "attack": "an attack",
+        "react": "a reaction",
+        "first_aid": "first aid",
+        "throw": "a throw",
+    }.get(str(kind), "")
     out: list[Spend] = []
-    cp = data.get("cp_dice") or 0
-    if kind == "attack":
+    if who is not None and isinstance(data.get(who), str):
+        cp = data.get("cp_dice") or 0
         if cp:
-            out.append(Spend(data["attacker"], "cp", cp, "Character Points on an attack"))
+            out.append(Spend(data[who], "cp", cp, f"Character Points on {what}"))
         if data.get("force_point"):
-            out.append(Spend(data["attacker"], "fp", 1, "Force Point in a fight"))
-    elif kind in ("react", "first_aid") and cp:
-        who = data["combatant"] if kind == "react" else data["healer"]
-        out.append(
-            Spend(
-                who,
-                "cp",
-                cp,
-                f"Character Points on {'a reaction' if kind == 'react' else 'first aid'}",
-            )
-        )
+            out.append(Spend(data[who], "fp", 1, "Force Point in a fight (doubles the round)"))
     elif kind == "resolve_attack" and data.get("damage_cp") and before.pending is not None:
         out.append(
             Spend(before.pending.attacker, "cp", data["damage_cp"], "Character Points on damage")
@@ -221,10 +250,53 @@ def spends(data: dict[str, Any], before: EncounterState) -> list[Spend]:
     return [s for s in out if isinstance(s.amount, int) and s.amount > 0]
 
 
-def touched(command: dict[str, Any], events: list[dict[str, Any]]) -> set[str] | None:
-    """The combatants a stored step changed, or None when the whole table must be redrawn."""
+GLOBAL_STEPS = frozenset({*REDRAW_ALL, "resolve_attack"})
+"""Steps that depend on the whole fight: taken only on the latest version."""
+
+EVERYONE = "*"
+
+
+def touched(
+    command: dict[str, Any], events: list[dict[str, Any]], before: EncounterState | None = None
+) -> set[str] | None:
+    """The combatants a step changed, or None when the whole table must be redrawn. With the
+    state it was taken on, the attacker and target of the attack it resolved count too (a miss
+    changes no one's wounds, but both rows lose their part in the announced attack)."""
     if command.get("type") in REDRAW_ALL:
         return None
     found = _people(command)
     found.update(str(e["combatant"]) for e in events if e.get("combatant"))
+    if (
+        before is not None
+        and before.pending is not None
+        and command.get("type")
+        in (
+            "resolve_attack",
+            "react",
+        )
+    ):
+        pending = before.pending
+        found.update({pending.attacker, pending.target, *getattr(pending, "others", ())})
+        found.update(getattr(pending, "supporters", ()))
     return found
+
+
+def stored_touched(step: Any) -> set[str] | None:
+    """What a stored step changed: its ``touched`` list (None for the whole table), or, for a
+    step stored before the list was kept, what its command and events name."""
+    if step.touched:
+        return None if EVERYONE in step.touched else set(step.touched)
+    return touched(step.command, step.events)
+
+
+def may_skip_ahead(data: dict[str, Any], later: list[list[str]]) -> bool:
+    """Whether a step taken on an older version can still be taken: it acts on named
+    combatants and none of the steps since (their ``touched`` lists) changed any of them or
+    the whole table. Two players declaring at the same moment both go through; a double click,
+    or "end the round" from a stale tab, does not."""
+    if data.get("type") in GLOBAL_STEPS:
+        return False
+    people = _people(data)
+    if not people:
+        return False
+    return all(ids and EVERYONE not in ids and not people & set(ids) for ids in later)

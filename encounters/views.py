@@ -37,11 +37,13 @@ from encounters.services import (
     start_encounter,
     undo_last_step,
 )
-from encounters.steps import command_data, player_refusal, touched
+from encounters.steps import command_data, player_refusal, stored_touched
 from rules import encounter as engine
+from rules.advancement import max_cp_per_roll
 from rules.combat import cover_conditions
 from rules.dice import DiceSource, SystemDice
-from rules.encounter import EncounterState
+from rules.encounter import EncounterState, next_to_act
+from rules.encounter.points import force_point_active
 from rules.errors import RulesError
 
 _URL_NAMES = ("step", "undo", "end", "add", "log", "live")
@@ -82,7 +84,7 @@ def _own(membership, state: EncounterState) -> set[str]:
 
 def _recent(encounter: Encounter, *, since: int = 0) -> list[Step]:
     """The latest steps, newest first (those written after version ``since``)."""
-    rows = encounter.steps.only("number", "version", "command", "events")
+    rows = encounter.steps.only("number", "version", "command", "events", "touched")
     if since:
         rows = rows.filter(version__gt=since)
     return list(rows.order_by("-number")[:RECENT_STEPS])
@@ -112,7 +114,7 @@ def _context(
         full = len(new_steps) != encounter.version - since
         only = set()
         for s in new_steps if not full else ():
-            ids = touched(s.command, s.events)
+            ids = stored_touched(s)
             if ids is None:
                 full, only = True, None
                 break
@@ -125,7 +127,8 @@ def _context(
     npc_ids = {c.id for c in state.combatants if c.npc}
     args = [membership.campaign_id, encounter.pk]
     urls = {name: reverse(f"encounters:{name}", args=args) for name in _URL_NAMES}
-    mine = [state.combatant(cid) for cid in sorted(own)]
+    mine = [state.combatant(cid) for cid in sorted(own) if only is None or cid in only]
+    due = next_to_act(state) if state.phase == "round" else None
     you = []
     for c in mine:
         odds = present.attack_odds(c, state=state, ruleset=ruleset)
@@ -146,6 +149,9 @@ def _context(
                 "odds": odds,
                 "dodge": dodge,
                 "targets": [t for t in state.combatants if t.side != c.side and not t.out_of_fight],
+                "due": due is not None and due[0] == c.id,
+                "force_point_active": force_point_active(c, state.round),
+                "may_act": due is None or due[0] == c.id or bool(state.segment),
             }
         )
     return {
@@ -162,6 +168,21 @@ def _context(
         "fighters": [c for c in state.combatants if not c.out_of_fight],
         "bands": [b.value for b in present.BANDS],
         "covers": [(c, c.replace("_", " ")) for c in cover_conditions(ruleset=ruleset)],
+        "due_id": due[0] if due else "",
+        "own_ids": own,
+        "dodge_replaces": ruleset.reaction_mode == "replace",
+        "damage_cp": max_cp_per_roll("damage", ruleset=ruleset) != 0,
+        "house_criticals": ruleset.critical_injuries == "house",
+        "auto_fire": ruleset.auto_fire == "house",
+        "suppression": ruleset.suppression_fire,
+        "blast": getattr(state, "blast", None),
+        "undeclared_npcs": [
+            c.id for c in state.combatants if c.npc and c.actions is None and not c.out_of_fight
+        ],
+        "can_surprise": state.round == 1
+        and getattr(state, "surprise", None) is None
+        and state.phase in ("initiative", "round")
+        and not any(c.actions and c.actions.used for c in state.combatants),
         "message": message,
         "error": error,
         "ended": encounter.is_ended,

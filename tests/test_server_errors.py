@@ -241,3 +241,13 @@ def test_a_stale_csrf_token_says_to_reload_in_place_for_htmx(db):
     assert response.status_code == 403
     assert 'role="alert"' in response.content.decode()
     assert "reload it and try again" in response.content.decode()
+
+
+def test_debug_mode_keeps_refusals_in_place(client, settings):
+    """`make run` serves with DEBUG on. django-htmx's debug error handler (added by its
+    htmx_script tag in DEBUG) replaces the whole page with any 4xx answer, which wiped a
+    player's page on a refused step; the page loads htmx alone."""
+    settings.DEBUG = True
+    page = client.get("/").content.decode()
+    assert "htmx-2.min.js" in page
+    assert "django-htmx.js" not in page

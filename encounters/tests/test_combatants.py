@@ -279,3 +279,34 @@ def test_sides_can_be_given_by_character():
     )
 
     assert [(c.name, c.side) for c in combatants] == [("Kira", "rebels"), ("Voss", "empire")]
+
+
+def test_an_untrained_character_gives_first_aid_with_his_technical():
+    """First aid is a Technical skill; a fighter keeps only Perception, Dexterity and
+    Strength, so a character without the skill brings his Technical code for it, and one with
+    the skill brings the skill."""
+    medic = CharacterFactory(technical="3D+1")
+    trained = CharacterFactory(technical="2D")
+    SkillFactory(character=trained, name="First aid", attribute="technical", code="5D")
+
+    untrained_code = combatant_for_character(medic, side="rebels", ruleset=RULES_2E).code(
+        "first aid"
+    )
+    trained_code = combatant_for_character(trained, side="rebels", ruleset=RULES_2E).code(
+        "first aid"
+    )
+
+    assert (str(untrained_code), str(trained_code)) == ("3D+1", "5D")
+
+
+def test_a_weapon_specialization_is_what_the_character_fires_with():
+    """Tala's blaster pistol specialization (6D+1) beats her blaster skill (5D+1): her pistol
+    rolls the specialization, and its odds and shots follow."""
+    tala = armed(CharacterFactory(), {"name": "Blaster pistol", "damage": "4D", "skill": "blaster"})
+    SkillFactory(character=tala, name="blaster", code="5D+1")
+    SkillFactory(character=tala, name="Blaster pistol", code="6D+1", kind="specialization")
+
+    fighter = combatant_for_character(tala, side="rebels", ruleset=RULES_2E)
+
+    assert fighter.weapon is not None and fighter.weapon.skill == "blaster pistol"
+    assert str(fighter.code(fighter.weapon.skill)) == "6D+1"

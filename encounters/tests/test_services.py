@@ -27,6 +27,7 @@ from rules.encounter import (
     DeclareActions,
     EncounterError,
     EncounterState,
+    EndRound,
     Event,
     React,
     ResolveAttack,
@@ -164,12 +165,14 @@ def test_a_refused_step_says_why_and_changes_nothing(in_round, payload, message)
 
 
 def test_a_step_on_a_stale_version_is_refused_with_the_new_state(in_round):
+    """Kira's last action came after the version this page saw: another step for her (a
+    double click of "Other action") is refused, and so is undo from the stale page."""
     before = snapshot(in_round.pk)
     seen = in_round.version - 1
     with pytest.raises(StaleEncounter, match="someone else moved the encounter on") as caught:
         apply_step(
             in_round.pk,
-            Act("tk1").to_json(),
+            Act("kira").to_json(),
             expected_version=seen,
             actor=None,
             rng=FixedDice([]),
@@ -268,3 +271,23 @@ def test_a_fight_keeps_the_rules_it_began_with_when_the_campaign_changes_them():
     assert encounter.ruleset == RuleSet()  # the fight's own rules
     undone = undo_last_step(encounter.pk, expected_version=encounter.version, actor=None)
     assert undone.state == states[-2]
+
+
+def test_a_step_for_someone_nothing_since_has_touched_goes_through(in_round):
+    """The page saw the version before Kira's last action; the trooper's action does not
+    depend on hers, so it is taken on the current state (two players declaring at the same
+    moment both go through). A step for the whole fight (end the round) is still refused."""
+    seen = in_round.version - 1
+    encounter, events = apply_step(
+        in_round.pk, Act("tk1").to_json(), expected_version=seen, actor=None, rng=FixedDice([])
+    )
+    assert encounter.version == in_round.version + 1
+    assert [e.kind for e in events] == ["act"]
+    with pytest.raises(StaleEncounter):
+        apply_step(
+            in_round.pk,
+            EndRound().to_json(),
+            expected_version=encounter.version - 1,
+            actor=None,
+            rng=FixedDice([]),
+        )

@@ -30,7 +30,10 @@ def table(client):
     campaign = CampaignFactory()
     player = MembershipFactory(campaign=campaign).user
     kira = CharacterFactory(campaign=campaign, owner=player, name="Kira", character_points=5)
-    pc = fighter(f"pc-{kira.pk}", "rebels", name="Kira", perception=D("4D"), npc=False)
+    skills = (("blaster", D("4D")), ("dodge", D("3D")), ("first aid", D("4D+2")))
+    pc = fighter(
+        f"pc-{kira.pk}", "rebels", name="Kira", perception=D("4D"), npc=False, skills=skills
+    )
     state = EncounterState(combatants=(pc, TK1), phase="order", initiative_winner="rebels")
     encounter = start_encounter(campaign, "Docks", campaign.created_by, state=state)
     return campaign, encounter, player, kira, pc.id
@@ -298,3 +301,120 @@ def test_a_player_cannot_set_the_gms_numbers_on_his_attack(client, table):
     assert _step(client, encounter, **mine).status_code == 200
     pending = Encounter.objects.get(pk=encounter.pk).current_state().pending
     assert pending is not None and pending.base == 10  # short range: Easy, 6-10
+
+
+def test_a_medpac_used_in_the_fight_comes_off_the_healers_gear_at_the_end(
+    client, table, monkeypatch
+):
+    """Kira, wounded, patches herself up with a medpac (first aid 4D+2, less 1D for her two
+    declared actions, 1D for the wound and 1D for treating herself: 1D+2): the step stores the
+    medpac used; the end of the fight takes one of her two medpacs off her sheet and writes her
+    wound level."""
+    from characters.models import Item
+    from characters.tests.factories import ItemFactory
+
+    campaign, encounter, _player, kira, pc_id = table
+    medpacs = ItemFactory(
+        character=kira, kind=Item.Kind.GEAR, name="Medpac", quantity=2, damage=None
+    )
+    _login(client, campaign.created_by)
+    _to_round(client, encounter, pc_id)
+    _step(
+        client, encounter, type="gm_override", combatant=pc_id, field="wound_level", value="wounded"
+    )
+    _fixed(monkeypatch, [5])  # the Wild Die: 5 + 2 pips = 7 against Easy 6: healed
+    response = _step(
+        client, encounter, type="first_aid", healer=pc_id, patient=pc_id, medpac="on", difficulty=6
+    )
+    assert response.status_code == 200, response.content.decode()[:400]
+    end = reverse("encounters:end", args=[campaign.pk, encounter.pk])
+    client.post(end, {"seen": Encounter.objects.get(pk=encounter.pk).version})
+    medpacs.refresh_from_db()
+    assert medpacs.quantity == 1
+    assert Character.objects.get(pk=kira.pk).wound_level == "none"
+
+
+def test_a_player_waits_for_his_turn_to_act(client, table):
+    """Kira declared two actions and took her first; the trooper's first action comes before
+    her second (all first actions, then the second ones): her attack is refused with whose
+    turn it is, and her page offers no attack form until she is due again."""
+    campaign, encounter, player, _kira, pc_id = table
+    _login(client, campaign.created_by)
+    _to_round(client, encounter, pc_id)
+    client.logout()
+    _login(client, player)
+    assert _step(client, encounter, type="act", combatant=pc_id, what="runs").status_code == 200
+    refused = _step(
+        client, encounter, type="attack", attacker=pc_id, target="tk1", range_band="short"
+    )
+    assert refused.status_code == 400 and "Tk1&#x27;s action now" in refused.content.decode()
+    page = client.get(reverse("encounters:page", args=[campaign.pk, encounter.pk])).content
+    assert b'name="type" value="attack"' not in page
+
+
+def test_a_missed_shot_clears_the_targets_under_attack_mark(client, table, monkeypatch):
+    """A miss changes no wound, but the target's row must lose its "under attack" mark on
+    every page: the resolve step's answer redraws both rows."""
+    campaign, encounter, _player, _kira, pc_id = table
+    _login(client, campaign.created_by)
+    _to_round(client, encounter, pc_id)
+    _step(client, encounter, type="attack", attacker="tk1", target=pc_id, difficulty=30)
+    _fixed(monkeypatch, [2, 2, 2, 2])  # blaster 4D: 8 against 30, a miss
+    body = _step(client, encounter, type="resolve_attack").content.decode()
+    assert "misses" in body
+    row = body[body.index(f'id="row-{pc_id}"') :]
+    assert "under attack" not in row[: row.index("</li>")]
+
+
+def test_a_grenade_thrown_from_the_dashboard_catches_whom_the_gm_names(client, table, monkeypatch):
+    """Kira throws a grenade (Dexterity 2D: 6 against 5, on the spot); the dashboard then asks
+    who is caught and how far from it; the trooper at 0 m takes 5D against his Strength 2D."""
+    campaign, encounter, _player, _kira, pc_id = table
+    _login(client, campaign.created_by)
+    _to_round(client, encounter, pc_id)
+    _fixed(monkeypatch, [3, 3])
+    thrown = _step(
+        client,
+        encounter,
+        type="throw",
+        thrower=pc_id,
+        name="grenade",
+        damage="5D/4D/3D/2D",
+        radius="0-2/4/6/10",
+        difficulty=5,
+    )
+    assert thrown.status_code == 200, thrown.content.decode()[:300]
+    assert (
+        "It goes off" in thrown.content.decode() and 'name="victim__tk1"' in thrown.content.decode()
+    )
+    _fixed(monkeypatch, [3, 3, 3, 3, 3, 2, 2])  # damage 15 against Strength 4: margin 11
+    blown = _step(client, encounter, type="detonate", victim__tk1="0", **{f"victim__{pc_id}": ""})
+    assert blown.status_code == 200, blown.content.decode()[:300]
+    state = Encounter.objects.get(pk=encounter.pk).current_state()
+    assert state.combatant("tk1").wounds.level.value == "incapacitated"
+    assert state.combatant(pc_id).wounds.level.value == "none"
+    nobody = _step(client, encounter, type="throw", thrower=pc_id, damage="5D", radius="x")
+    assert nobody.status_code == 400
+
+
+def test_a_force_point_on_a_dodge_comes_off_the_sheet_and_doubles_the_round(
+    client, table, monkeypatch
+):
+    """Kira spends a Force Point on her dodge: the ledger takes it from her sheet, and her
+    attack odds on the page are computed with her codes doubled."""
+    campaign, encounter, player, kira, pc_id = table
+    Character.objects.filter(pk=kira.pk).update(force_points=1)
+    _login(client, campaign.created_by)
+    _to_round(client, encounter, pc_id)
+    _step(client, encounter, type="attack", attacker="tk1", target=pc_id, difficulty=10)
+    client.logout()
+    _login(client, player)
+    _fixed(monkeypatch, [3] * 12)
+    response = _step(
+        client, encounter, type="react", combatant=pc_id, skill="dodge", force_point="on"
+    )
+    assert response.status_code == 200, response.content.decode()[:300]
+    assert Character.objects.get(pk=kira.pk).force_points == 0
+    assert LedgerEntry.objects.get(character=kira, currency="fp").delta == -1
+    state = Encounter.objects.get(pk=encounter.pk).current_state()
+    assert state.combatant(pc_id).reactions[0].total == 3 * 4  # dodge 3D doubled, less 2D: 4D

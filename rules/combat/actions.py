@@ -21,6 +21,7 @@ __all__ = [
     "ActionCount",
     "Actor",
     "CombatError",
+    "InitiativeCandidate",
     "action_order",
     "combined_action_bonus",
     "initiative_pool",
@@ -271,20 +272,41 @@ def initiative_pool(
     return DieCode.parse(perception).minus_dice(extra)
 
 
-def initiative_roller(
-    side: Iterable[tuple[str, DieCode | str, WoundLevel]], *, ruleset: RuleSet
-) -> str:
-    """Who rolls for a side: the highest Perception, printed or after wound penalties
-    (``initiative_roller``, CA-4); ties go to the higher printed code, then the first listed."""
-    members = [(n, DieCode.parse(p), _wound(w)) for n, p, w in side]
+InitiativeCandidate = (
+    tuple[str, DieCode | str, WoundLevel] | tuple[str, DieCode | str, WoundLevel, int, bool]
+)
+"""A side's member for :func:`initiative_roller`: (name, Perception, wound level), or with his
+stun dice this round and whether he is [HOUSE] Slowed Down as well."""
+
+
+def initiative_roller(side: Iterable[InitiativeCandidate], *, ruleset: RuleSet) -> str:
+    """Who rolls for a side: the highest Perception, printed or effective
+    (``initiative_roller``, CA-4: the pool :func:`initiative_pool` gives him, less his wound
+    and stun dice and the [HOUSE] Slowed Down die); ties go to the higher printed code, then
+    the first listed."""
+    members: list[tuple[str, DieCode, DieCode]] = []
+    for m in side:
+        if len(m) not in (3, 5):
+            raise CombatError(
+                "a side's member is (name, Perception, wound level), with stun dice and "
+                "slowed down after them or not"
+            )
+        stun_dice, slowed = (m[3], m[4]) if len(m) == 5 else (0, False)
+        if _int(stun_dice, "stun dice") < 0:
+            raise CombatError("stun dice cannot be negative")
+        _bool(slowed, "slowed_down")
+        printed = DieCode.parse(m[1])
+        effective = initiative_pool(
+            printed, wound=_wound(m[2]), stun_dice=stun_dice, slowed_down=slowed, ruleset=ruleset
+        )
+        members.append((m[0], printed, effective))
     if not members:
         raise CombatError("a side needs at least one character")
 
-    def key(m: tuple[str, DieCode, WoundLevel]) -> tuple[DieCode, ...]:
-        effective = initiative_pool(m[1], wound=m[2], ruleset=ruleset)
+    def key(m: tuple[str, DieCode, DieCode]) -> tuple[DieCode, ...]:
         if ruleset.initiative_roller == "highest_printed":
             return (m[1],)
-        return (effective, m[1])
+        return (m[2], m[1])
 
     return max(members, key=key)[0]
 

@@ -32,6 +32,8 @@ def spend(
     c = state.combatant(combatant) if isinstance(combatant, str) else combatant
     if state.pending is not None:
         raise EncounterError("resolve the announced attack first")
+    if state.blast is not None:
+        raise EncounterError(f"the thrown {state.blast.name} goes off first: detonate it")
     if rc(ruleset) and state.segment != 3:
         raise EncounterError("[RC] actions are rolled in segment 3")
     if c.out_of_fight:
@@ -47,3 +49,9 @@ def spend(
             f"{c.name} is combining fire this round: apart from that he may only react"
         )
     return c.replace(actions=c.actions.take())
+
+
+def actions_said(total: int, penalty: int) -> str:
+    """ "1 action", "3 actions (−2D)": the count, and the penalty only when there is one."""
+    said = f"{total} action{'' if total == 1 else 's'}"
+    return f"{said} (−{penalty}D)" if penalty else said

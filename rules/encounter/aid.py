@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rules.advancement import check_cp_spend
 from rules.dice import DiceSource
 from rules.difficulty import DifficultyLevel, number_range
 from rules.encounter._turns import spend
 from rules.encounter.commands import FirstAid
 from rules.encounter.events import Event, Scalar
+from rules.encounter.house import medpac_critical_shift, treated_criticals
+from rules.encounter.points import FORCE_POINT_SAID, spend_points
 from rules.encounter.resolve import penalty_dice, roll_for
 from rules.encounter.state import Combatant, EncounterError, EncounterState
 from rules.injuries import (
@@ -63,13 +64,29 @@ def first_aid(
             "encounter keeps only Perception, Dexterity and Strength, so list his first aid "
             "(his Technical if he never trained it)"
         ) from None
-    check_cp_spend("skill", cmd.cp_dice, ruleset=ruleset)
+    healer = spend_points(
+        healer,
+        roll="skill",
+        cp_dice=cmd.cp_dice,
+        force_point=cmd.force_point,
+        now_round=state.round,
+        ruleset=ruleset,
+    )
+    if patient.id == healer.id:
+        patient = healer
     task, level = _task(patient, cmd.medpac, now_round=state.round)
     number, named = _difficulty(cmd, task, level, patient, ruleset=ruleset)
     self_medpac = cmd.medpac and patient is healer and ruleset.medpac_rules != "rc"
     penalty = penalty_dice(healer, now_round=state.round, ruleset=ruleset) + int(self_medpac)
     total, rolls, _ = roll_for(
-        healer, code, "first aid", penalty=penalty, cp_dice=cmd.cp_dice, ruleset=ruleset, rng=rng
+        healer,
+        code,
+        "first aid",
+        penalty=penalty,
+        now_round=state.round,
+        cp_dice=cmd.cp_dice,
+        ruleset=ruleset,
+        rng=rng,
     )
     success = total >= number
     before = patient.wounds.level
@@ -81,6 +98,8 @@ def first_aid(
     revived = False
     if success:
         treated, revived = _outcome(treated, task, level, ruleset=ruleset)
+        if cmd.medpac:
+            treated = treated.replace(criticals=treated_criticals(treated))
     new = state.with_combatant(healer).with_combatant(treated)
     after = treated.wounds.level
     numbers: tuple[tuple[str, Scalar], ...] = (
@@ -104,7 +123,7 @@ def first_aid(
     result = _says(task, success, before, after, revived, treated.medpac_locked)
     text = (
         f"{healer.name} gives {treated.name} first aid{with_pack}: {total} against {number}, "
-        f"{result}"
+        f"{result}" + (FORCE_POINT_SAID if cmd.force_point else "")
     )
     return new, [Event("first_aid", healer.id, text, numbers, rolls)]
 
@@ -164,7 +183,12 @@ def _difficulty(
         return rc_medpac_number(level, cmd.difficulty, earlier_today=patient.medpacs), None
     named: DifficultyLevel
     if cmd.medpac:
-        named = medpac_difficulty(level, ruleset=ruleset, earlier_uses=patient.medpacs)
+        named = medpac_difficulty(
+            level,
+            ruleset=ruleset,
+            earlier_uses=patient.medpacs,
+            critical_shift=medpac_critical_shift(patient),
+        )
     elif task == "stabilise":
         named = first_aid_difficulty("stabilise_mortally_wounded")
     elif level is W.incapacitated:

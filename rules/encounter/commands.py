@@ -9,7 +9,9 @@ from typing import Any, ClassVar, Self
 
 from rules._stored import Reader
 from rules.dice import DieCode
-from rules.encounter.state import Combatant, EncounterError
+from rules.encounter.blasts import Detonate, Throw
+from rules.encounter.firing import FIRE_MODES, Suppress
+from rules.encounter.state import MAX_NOTES, RANGE_BANDS, Combatant, EncounterError
 from rules.errors import RulesError
 
 __all__ = [
@@ -18,10 +20,12 @@ __all__ = [
     "Act",
     "AddCombatant",
     "AddCombatants",
+    "Aim",
     "Attack",
     "ChooseOrder",
     "Command",
     "DeclareActions",
+    "DeclareAll",
     "EndEncounter",
     "EndRound",
     "FirstAid",
@@ -31,6 +35,8 @@ __all__ = [
     "RemoveCombatant",
     "ResolveAttack",
     "RollInitiative",
+    "SetPosition",
+    "Surprise",
     "command_from_json",
 ]
 
@@ -61,6 +67,11 @@ def _whole(value: object, what: str, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         raise EncounterError(f"{what} is a whole number of {least} or more, not {value!r}")
     return value
+
+
+def _flag(value: object, what: str) -> None:
+    if not isinstance(value, bool):
+        raise EncounterError(f"{what} is true or false")
 
 
 _KINDS = {
@@ -200,16 +211,112 @@ class ChooseOrder(_Simple):
 @dataclass(frozen=True, slots=True)
 class DeclareActions(_Simple):
     """How many actions a combatant takes this round (2E), or [RC] his non-haste actions and
-    haste in segment 1."""
+    haste in segment 1. [RC] ``full_reaction``: the skill of a full reaction declared with
+    them (§9.4; ``actions`` are then his movement actions, at least the speed action it needs;
+    :mod:`rules.encounter.declare`)."""
 
     combatant: str
     actions: int
     haste: int = 0
+    full_reaction: str | None = None
     type: ClassVar[str] = "declare_actions"
+    added: ClassVar[tuple[str, ...]] = ("full_reaction",)
 
     def __post_init__(self) -> None:
         _whole(self.actions, "the number of declared actions", 1)
         _whole(self.haste, "haste")
+        _name(self.full_reaction, "full_reaction")
+
+
+def _name(value: object, what: str) -> None:
+    if value is not None and (not isinstance(value, str) or not value.strip() or "\x00" in value):
+        raise EncounterError(f"{what} is a name without NUL characters, or null")
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareAll(_Simple):
+    """The GM declares for many at once ("every trooper declares 1"): each listed combatant who
+    has not declared and can act declares ``actions`` ([RC] and ``haste``), one declare event
+    each; those already declared, out of the fight or surprised are skipped."""
+
+    combatants: tuple[str, ...]
+    actions: int
+    haste: int = 0
+    type: ClassVar[str] = "declare_all"
+
+    def __post_init__(self) -> None:
+        people = self.combatants
+        if not isinstance(people, tuple | list) or not all(isinstance(x, str) for x in people):
+            raise EncounterError("combatants is a list of combatant ids")
+        object.__setattr__(self, "combatants", tuple(people))
+        if not people or len(set(people)) != len(people):
+            raise EncounterError("name each combatant who declares once")
+        _whole(self.actions, "the number of declared actions", 1)
+        _whole(self.haste, "haste")
+
+
+@dataclass(frozen=True, slots=True)
+class SetPosition(_Simple):
+    """The GM places a combatant (:mod:`rules.encounter.position`): his range band and/or
+    distance in metres from the other side, his cover (a condition of
+    :func:`rules.combat.cover_conditions` or ``full_cover``) and notes, each replacing what was
+    stored (None clears it). An attack naming no range or no conditions takes them."""
+
+    combatant: str
+    range_band: str | None = None
+    distance_m: int | None = None
+    cover: str | None = None
+    notes: str = ""
+    type: ClassVar[str] = "set_position"
+
+    def __post_init__(self) -> None:
+        if self.range_band is not None and self.range_band not in RANGE_BANDS:
+            raise EncounterError(
+                f"the range band is one of {', '.join(RANGE_BANDS)}; "
+                f"not {str(self.range_band)[:40]!r}"
+            )
+        if self.distance_m is not None:
+            _whole(self.distance_m, "a distance in metres")
+        _name(self.cover, "cover")
+        if not isinstance(self.notes, str) or "\x00" in self.notes:
+            raise EncounterError("notes are text without NUL characters")
+        if len(self.notes) > MAX_NOTES:
+            raise EncounterError(
+                f"notes are at most {MAX_NOTES} characters; these have {len(self.notes)}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Surprise(_Simple):
+    """``side`` springs a surprise at the start of the fight (combat.md §7, §9.2; who spotted
+    whom is the GM's call, CA-18; :mod:`rules.encounter.surprise`). 2E: ``side`` acts first in
+    round 1, and ``surprised`` (by default everyone on the other sides) can neither declare,
+    act nor react until each of ``side`` has taken his first action. [RC]: each of ``side``
+    has two free haste actions this round."""
+
+    side: str
+    surprised: tuple[str, ...] = ()
+    type: ClassVar[str] = "surprise"
+
+    def __post_init__(self) -> None:
+        people = self.surprised
+        if not isinstance(people, tuple | list) or not all(isinstance(x, str) for x in people):
+            raise EncounterError("surprised is a list of combatant ids")
+        object.__setattr__(self, "surprised", tuple(people))
+        if len(set(people)) != len(people):
+            raise EncounterError("a surprised combatant is listed twice")
+        _name(self.side, "the side that springs the surprise")
+
+
+@dataclass(frozen=True, slots=True)
+class Aim(_Simple):
+    """The combatant spends his round aiming at ``target`` (his only action; [RC] declared in
+    segment 1): +1D on his next attack at him, next round (dice-and-core.md §6;
+    :mod:`rules.encounter.aim`)."""
+
+    combatant: str
+    target: str
+    type: ClassVar[str] = "aim"
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +363,10 @@ class Attack(_Simple):
     to_attack: str | None = None
     commander: str | None = None
     command_difficulty: int | None = None
+    fire_mode: str = "single"
+    """[HOUSE §13] ``single``, ``burst`` or ``full_auto``, ``shots`` in it (default the
+    weapon's burst): :mod:`rules.encounter.auto`."""
+    shots: int | None = None
     type: ClassVar[str] = "attack"
     added: ClassVar[tuple[str, ...]] = (
         "others",
@@ -263,6 +374,8 @@ class Attack(_Simple):
         "to_attack",
         "commander",
         "command_difficulty",
+        "fire_mode",
+        "shots",
     )
 
     def __post_init__(self) -> None:
@@ -285,8 +398,11 @@ class Attack(_Simple):
         if self.distance_m is not None:
             _whole(self.distance_m, "a distance in metres")
         _whole(self.cp_dice, "Character Point dice")
-        if not isinstance(self.force_point, bool):
-            raise EncounterError("force_point is true or false")
+        _flag(self.force_point, "force_point")
+        if self.fire_mode not in FIRE_MODES:
+            raise EncounterError(f"the fire mode is one of {', '.join(FIRE_MODES)}")
+        if self.shots is not None:
+            _whole(self.shots, "the shots fired", 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,23 +418,40 @@ class React(_Simple):
     full: bool = False
     haste: int = 0
     cp_dice: int = 0
+    force_point: bool = False
+    """Spend a Force Point: this roll and all his others this round are doubled."""
     type: ClassVar[str] = "react"
+    added: ClassVar[tuple[str, ...]] = ("force_point",)
 
     def __post_init__(self) -> None:
         _whole(self.haste, "haste")
         _whole(self.cp_dice, "Character Point dice")
+        _flag(self.force_point, "force_point")
 
 
 @dataclass(frozen=True, slots=True)
 class ResolveAttack(_Simple):
     """Roll the announced attack end to end: attack, and on a hit damage against Strength
-    (armour, scale), the wound or stun and its effects."""
+    (armour, scale), the wound or stun and its effects. [HOUSE] ``critical``: the attacker's
+    choice on a damage roll's Wild Die 6, a critical injury (true) or the usual re-roll (false;
+    :mod:`rules.encounter.house`). Stored steps without it were rolled before the choice
+    existed and load as false."""
 
     damage_cp: int = 0
+    critical: bool = True
     type: ClassVar[str] = "resolve_attack"
+    added: ClassVar[tuple[str, ...]] = ("critical",)
 
     def __post_init__(self) -> None:
         _whole(self.damage_cp, "Character Point dice on damage")
+        if not isinstance(self.critical, bool):
+            raise EncounterError("critical is true or false")
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        if isinstance(data, dict) and "critical" not in data:
+            data = {**data, "critical": False}  # stored before the choice: every 6 exploded
+        return super(ResolveAttack, cls).from_json(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,11 +467,14 @@ class FirstAid(_Simple):
     medpac: bool = True
     cp_dice: int = 0
     difficulty: int | None = None
+    force_point: bool = False
+    """Spend a Force Point: this roll and all the healer's others this round are doubled."""
     type: ClassVar[str] = "first_aid"
+    added: ClassVar[tuple[str, ...]] = ("force_point",)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.medpac, bool):
-            raise EncounterError("medpac is true or false")
+        _flag(self.medpac, "medpac")
+        _flag(self.force_point, "force_point")
         _whole(self.cp_dice, "Character Point dice")
         if self.difficulty is not None:
             _whole(self.difficulty, "a difficulty number")
@@ -397,6 +533,13 @@ Command = (
     | EndEncounter
     | GMOverride
     | FirstAid
+    | DeclareAll
+    | SetPosition
+    | Surprise
+    | Aim
+    | Throw
+    | Detonate
+    | Suppress
 )
 
 COMMANDS: dict[str, type[Command]] = {
@@ -417,6 +560,13 @@ COMMANDS: dict[str, type[Command]] = {
         EndEncounter,
         GMOverride,
         FirstAid,
+        DeclareAll,
+        SetPosition,
+        Surprise,
+        Aim,
+        Throw,
+        Detonate,
+        Suppress,
     )
 }
 

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Literal
 
-from rules.advancement import check_cp_spend
 from rules.combat import (
     ActionCount,
     initiative_pool,
@@ -18,18 +17,25 @@ from rules.combat import (
     reaction_skills,
 )
 from rules.dice import DiceSource, roll
+from rules.encounter._turns import actions_said
 from rules.encounter._turns import in_round as _in_round
 from rules.encounter._turns import rc as _rc
 from rules.encounter._turns import spend as _spend
 from rules.encounter.aid import first_aid
+from rules.encounter.aim import aim
+from rules.encounter.auto import check_full_auto_reaction
+from rules.encounter.blast import detonate, throw
+from rules.encounter.blasts import Detonate, Throw
 from rules.encounter.commands import (
     Act,
     AddCombatant,
     AddCombatants,
+    Aim,
     Attack,
     ChooseOrder,
     Command,
     DeclareActions,
+    DeclareAll,
     EndEncounter,
     EndRound,
     FirstAid,
@@ -39,9 +45,22 @@ from rules.encounter.commands import (
     RemoveCombatant,
     ResolveAttack,
     RollInitiative,
+    SetPosition,
+    Surprise,
 )
+from rules.encounter.declare import declare, declare_all, react
 from rules.encounter.events import Event, plain_roll
-from rules.encounter.group import announce_attack
+from rules.encounter.firing import FireState, Suppress
+from rules.encounter.house import (
+    check_action_count,
+    end_is_nigh,
+    lasting_criticals,
+    slowed_down,
+    winded_last,
+)
+from rules.encounter.override import override
+from rules.encounter.points import FORCE_POINT_SAID, spend_points
+from rules.encounter.position import attack, set_position
 from rules.encounter.resolve import penalty_dice, resolve_attack, roll_for
 from rules.encounter.state import (
     Combatant,
@@ -49,12 +68,13 @@ from rules.encounter.state import (
     EncounterState,
     Reaction,
 )
+from rules.encounter.suppression import suppress
+from rules.encounter.surprise import after_round, check_step, surprise
 from rules.errors import RulesError
 from rules.injuries import (
     WoundLevel,
     WoundState,
     expire_stuns,
-    parse_wound_level,
     roll_death,
     stun_penalty,
 )
@@ -64,7 +84,6 @@ from rules.scale import scale_adjustment
 __all__ = ["actions_left", "apply", "is_due", "next_to_act", "replay"]
 
 MAX_INITIATIVE_ROLLS = 50
-_FLAGS = ("prone", "lost_actions", "stabilised", "combining", "medpac_locked", "knocked_out")
 _CP_KINDS = {
     "dodge": "dodge",
     "melee parry": "melee_parry",
@@ -108,6 +127,7 @@ def apply(
 def _dispatch(
     state: EncounterState, cmd: Command, *, ruleset: RuleSet, rng: DiceSource
 ) -> tuple[EncounterState, list[Event]]:
+    check_step(state, cmd, ruleset=ruleset)  # surprise, [RC] full reaction
     match cmd:
         case AddCombatant():
             return _add(state, cmd, ruleset=ruleset)
@@ -124,7 +144,9 @@ def _dispatch(
         case ChooseOrder():
             return _choose_order(state, cmd)
         case DeclareActions():
-            return _declare(state, cmd, ruleset=ruleset)
+            return declare(state, cmd, ruleset=ruleset, base=_declare)
+        case DeclareAll():
+            return declare_all(state, cmd, ruleset=ruleset, base=_declare)
         case Act():
             c = _spend(state, cmd.combatant, ruleset=ruleset)
             left = c.actions.remaining if c.actions else 0
@@ -132,23 +154,39 @@ def _dispatch(
             event = Event("act", c.id, text, (("what", cmd.what), ("actions_left", left)))
             return state.with_combatant(c), [event]
         case Attack():
-            return announce_attack(state, cmd, ruleset=ruleset, rng=rng)
+            return attack(state, cmd, ruleset=ruleset, rng=rng)
         case React():
-            return _react(state, cmd, ruleset=ruleset, rng=rng)
+            return react(state, cmd, ruleset=ruleset, rng=rng, base=_react)
         case ResolveAttack():
-            return resolve_attack(state, ruleset=ruleset, rng=rng, damage_cp=cmd.damage_cp)
+            return resolve_attack(
+                state, ruleset=ruleset, rng=rng, damage_cp=cmd.damage_cp, critical=cmd.critical
+            )
+        case Throw():
+            return throw(state, cmd, ruleset=ruleset, rng=rng)
+        case Detonate():
+            return detonate(state, cmd, ruleset=ruleset, rng=rng)
+        case Suppress():
+            return suppress(state, cmd, ruleset=ruleset, rng=rng)
         case NextSegment():
             return _next_segment(state, ruleset=ruleset)
         case EndRound():
-            return _end_round(state, ruleset=ruleset, rng=rng)
+            return after_round(state, *_end_round(state, ruleset=ruleset, rng=rng))
         case EndEncounter():
             if state.pending is not None:
                 raise EncounterError("resolve the announced attack before ending the encounter")
+            if state.blast is not None:
+                raise EncounterError(f"the thrown {state.blast.name} goes off first: detonate it")
             return state.replace(phase="ended"), [Event("end_encounter", None, "The fight ends")]
         case GMOverride():
-            return _override(state, cmd, ruleset=ruleset)
+            return override(state, cmd, ruleset=ruleset)
         case FirstAid():
             return first_aid(state, cmd, ruleset=ruleset, rng=rng)
+        case SetPosition():
+            return set_position(state, cmd, ruleset=ruleset)
+        case Surprise():
+            return surprise(state, cmd, ruleset=ruleset)
+        case Aim():
+            return aim(state, cmd, ruleset=ruleset)
     raise EncounterError(f"unknown encounter step {cmd!r}")  # pragma: no cover
 
 
@@ -163,7 +201,8 @@ def _order(state: EncounterState, *, ruleset: RuleSet) -> tuple[str, ...]:
     if not state.side_order:
         return ()
     ranked = sorted(state.combatants, key=lambda c: c.perception, reverse=True)
-    return tuple(c.id for side in state.side_order for c in ranked if c.side == side)
+    order = tuple(c.id for side in state.side_order for c in ranked if c.side == side)
+    return winded_last(state, order)
 
 
 def _add(
@@ -206,6 +245,10 @@ def _sides(state: EncounterState) -> list[tuple[str, list[Combatant]]]:
     return list(sides.items())
 
 
+def _stun_dice(c: Combatant, now_round: int) -> int:
+    return stun_penalty(c.wounds.stuns, now_round)
+
+
 def _roll_initiative(
     state: EncounterState, *, ruleset: RuleSet, rng: DiceSource
 ) -> tuple[EncounterState, list[Event]]:
@@ -217,11 +260,12 @@ def _roll_initiative(
     if len(sides) < 2:
         raise EncounterError("initiative needs at least two sides still in the fight")
     rollers: dict[str, Combatant] = {}
-    for side, members in sides:
-        chosen = initiative_roller(
-            [(c.id, c.perception, c.wounds.level) for c in members], ruleset=ruleset
-        )
-        rollers[side] = state.combatant(chosen)
+    for side, members in sides:  # the highest effective Perception: wounds, stuns (CA-4)
+        candidates = [
+            (c.id, c.perception, c.wounds.level, _stun_dice(c, state.round), slowed_down(c))
+            for c in members
+        ]
+        rollers[side] = state.combatant(initiative_roller(candidates, ruleset=ruleset))
     events: list[Event] = []
     totals: dict[str, int] = {}
     contenders = list(rollers)
@@ -231,7 +275,8 @@ def _roll_initiative(
             pool = initiative_pool(
                 c.perception,
                 wound=c.wounds.level,
-                stun_dice=stun_penalty(c.wounds.stuns, state.round),
+                stun_dice=_stun_dice(c, state.round),
+                slowed_down=slowed_down(c),
                 ruleset=ruleset,
             )
             wild = ruleset.wild_die and ruleset.initiative_wild_die
@@ -271,7 +316,7 @@ def _choose_order(state: EncounterState, cmd: ChooseOrder) -> tuple[EncounterSta
     sides = (cmd.side, *others) if cmd.first else (*others, cmd.side)
     sides += tuple(s for s, _ in _sides(state) if s not in sides)
     ranked = sorted(state.combatants, key=lambda c: c.perception, reverse=True)
-    order = tuple(c.id for side in sides for c in ranked if c.side == side)
+    order = winded_last(state, tuple(c.id for side in sides for c in ranked if c.side == side))
     new = state.replace(side_order=sides, order=order, phase="round")
     where = "first" if cmd.first else "last"
     names = ", ".join(new.combatant(cid).name for cid in order)
@@ -293,6 +338,7 @@ def _declare(
         raise EncounterError("haste is a Rules Companion rule; this campaign rolls initiative")
     if c.actions is not None:
         raise EncounterError(f"{c.name} has already declared this round ({c.actions.total})")
+    check_action_count(c, cmd.actions + cmd.haste)
     if _rc(ruleset):
         count = ActionCount(cmd.actions + cmd.haste, used=cmd.haste)
     else:
@@ -300,7 +346,7 @@ def _declare(
     c = c.replace(actions=count, haste=cmd.haste)
     pen = count.penalty_dice(ruleset=ruleset)
     numbers = (("actions", count.total), ("haste", cmd.haste), ("penalty_dice", pen))
-    text = f"{c.name} declares {count.total} actions (-{pen}D)"
+    text = f"{c.name} declares {actions_said(count.total, pen)}"
     return state.with_combatant(c), [Event("declare", c.id, text, numbers)]
 
 
@@ -326,11 +372,18 @@ def _react(
         covers = reaction_skills(pending.kind, armed=armed, ruleset=ruleset)
         if skill not in covers:
             raise EncounterError(f"{skill} does not answer a {pending.kind} attack ({covers[0]})")
-    check_cp_spend(_CP_KINDS.get(skill, "reaction"), cmd.cp_dice, ruleset=ruleset)
+    actions, haste = c.actions, 0
+    c = spend_points(
+        c,
+        roll=_CP_KINDS.get(skill, "reaction"),
+        cp_dice=cmd.cp_dice,
+        force_point=cmd.force_point,
+        now_round=state.round,
+        ruleset=ruleset,
+    )
     standing = c.reaction(skill)
     if standing is not None:
         raise EncounterError(f"{c.name}'s {skill} of {standing.total} stands for this round")
-    actions, haste = c.actions, 0
     if cmd.full:
         if ruleset.full_reaction == "none" or _rc(ruleset):
             raise EncounterError("this campaign has no full reaction in the 2E round")
@@ -341,15 +394,17 @@ def _react(
         if cmd.haste < c.haste:
             raise EncounterError("[RC] haste can be raised in segment 2 but never lowered")
         haste = cmd.haste
-        actions = ActionCount(
-            actions.declared, actions.extra + 1 + cmd.haste - c.haste, actions.used
-        )
+        extra = actions.extra + 1 + cmd.haste - c.haste  # free surprise haste stays free
+        free, auto = actions.free, actions.full_auto
+        actions = ActionCount(actions.declared, extra, actions.used, free, auto)
     elif cmd.extra:
         actions = actions.react(use_declared=False)
     else:
         if not actions.remaining:
             raise EncounterError(f"{c.name} has no declared actions left; react as an extra one")
         actions = actions.react(use_declared=True)
+    check_action_count(c, actions.total)
+    check_full_auto_reaction(state, c, ruleset=ruleset)
     c = c.replace(actions=actions)
     bonus = None
     if pending is not None and not rc_declaring:
@@ -361,6 +416,7 @@ def _react(
         c.code(skill),
         "reaction",
         penalty=penalty,
+        now_round=state.round,
         cp_dice=cmd.cp_dice,
         bonus=bonus,
         ruleset=ruleset,
@@ -376,6 +432,7 @@ def _react(
         ("haste", haste),
     )
     text = f"{c.name} rolls {skill}: {total} stands for the rest of the round"
+    text += FORCE_POINT_SAID if cmd.force_point else ""
     return state.with_combatant(c), [Event("reaction", c.id, text, numbers, rolls)]
 
 
@@ -397,6 +454,8 @@ def _end_round(
 ) -> tuple[EncounterState, list[Event]]:
     if state.pending is not None:
         raise EncounterError("resolve the announced attack before ending the round")
+    if state.blast is not None:
+        raise EncounterError(f"the thrown {state.blast.name} goes off first: detonate it")
     events: list[Event] = []
     people = []
     for c in state.combatants:
@@ -405,12 +464,16 @@ def _end_round(
         if wounds.level is WoundLevel.mortally_wounded and not c.stabilised:
             mortal += 1
             tape = _Tape(rng)
-            total, dies = roll_death(mortal, rng=tape)
+            total, dies = roll_death(mortal, rng=tape, end_is_nigh=end_is_nigh(c))
             auto = ruleset.death_automation == "auto"
             if dies and auto:
                 wounds = WoundState(WoundLevel.killed, wounds.stuns, wounds.rested_through)
             numbers = (("rounds", mortal), ("total", total), ("dies", dies), ("applied", auto))
-            text = f"{c.name} makes a death roll: {total} against {mortal}"
+            rounds = f"{mortal} round{'' if mortal == 1 else 's'} mortally wounded"
+            fate = "he survives"
+            if dies:
+                fate = "he dies" if auto else "the roll says he dies: the GM decides"
+            text = f"{c.name} makes a death roll: {total} against {rounds}; {fate}"
             rolls = (("death", plain_roll(tape.faces)),)
             events.append(Event("death_roll", c.id, text, numbers, rolls))
         wounds = expire_stuns(wounds, state.round + 1, ruleset=ruleset)
@@ -425,6 +488,7 @@ def _end_round(
                 lose_next_round=False,
                 initiative=None,
                 combining=False,
+                criticals=lasting_criticals(c, ending_round=state.round),
             )
         )
     rc = _rc(ruleset)
@@ -436,45 +500,11 @@ def _end_round(
         side_order=(),
         order=(),
         initiative_winner=None,
+        fire=FireState(),
     )
     new = new.replace(order=_order(new, ruleset=ruleset))
     events.append(Event("end_round", None, f"Round {new.round} begins", (("round", new.round),)))
     return new, events
-
-
-def _override(
-    state: EncounterState, cmd: GMOverride, *, ruleset: RuleSet
-) -> tuple[EncounterState, list[Event]]:
-    c = state.combatant(cmd.combatant)
-    value = cmd.value
-    field = cmd.field
-    if field == "wound_level":
-        level = parse_wound_level(str(value), ruleset=ruleset)
-        stabilised = c.stabilised and level is c.wounds.level
-        wounds = WoundState(level, c.wounds.stuns, c.wounds.rested_through)
-        c = c.replace(wounds=wounds, stabilised=stabilised)
-    elif field in _FLAGS:
-        if not isinstance(value, bool):
-            raise EncounterError(f"{field} is set to true or false")
-        c = c.replace(**{field: value})
-    else:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise EncounterError(f"{field} is set to a whole number of 0 or more")
-        if field in ("declared", "extra", "used"):
-            now = c.actions or ActionCount(max(1, value))
-            parts = {"declared": now.declared, "extra": now.extra, "used": now.used}
-            parts[field] = value
-            c = c.replace(actions=ActionCount(**parts, free=now.free, full_auto=now.full_auto))
-        elif field == "reaction":
-            if not cmd.skill:
-                raise EncounterError("say which reaction skill's total to set")
-            kept = tuple(r for r in c.reactions if r.skill != cmd.skill)
-            c = c.replace(reactions=(*kept, Reaction(cmd.skill, value)))
-        else:
-            c = c.replace(**{field: value})
-    text = f"GM sets {c.name}'s {field}{' ' + cmd.skill if cmd.skill else ''} to {value}"
-    numbers = (("field", field), ("value", value))
-    return state.with_combatant(c), [Event("override", c.id, text, numbers)]
 
 
 # --- replay and turn order ----------------------------------------------------------------------

@@ -19,7 +19,6 @@ Every refusal comes before the command roll, the only die this step can draw."""
 
 from __future__ import annotations
 
-from rules.advancement import check_cp_spend
 from rules.combat import (
     AttackKind,
     RangeBand,
@@ -32,8 +31,10 @@ from rules.combat import (
 )
 from rules.dice import DiceSource, DieCode
 from rules.encounter._turns import spend
+from rules.encounter.auto import announce_fire, check_fire
 from rules.encounter.commands import Attack
 from rules.encounter.events import Event, Scalar
+from rules.encounter.points import FORCE_POINT_SAID, spend_points
 from rules.encounter.resolve import penalty_dice, roll_for
 from rules.encounter.state import Combatant, EncounterError, EncounterState, PendingAttack
 from rules.ruleset import RuleSet
@@ -80,6 +81,9 @@ def announce_attack(
     weapon = attacker.weapon
     kind = _kind(attacker)
     skill = cmd.skill or _skill(attacker)
+    group = (*cmd.others, *cmd.supporters)
+    mode, shots = cmd.fire_mode, cmd.shots
+    fire = check_fire(state, attacker, group, mode=mode, shots=shots, skill=skill, ruleset=ruleset)
     bands = {b.value: b for b in RangeBand}
     if cmd.range_band and cmd.range_band not in bands:
         raise EncounterError(f"the range is one of {', '.join(bands)}; not {cmd.range_band[:40]!r}")
@@ -93,7 +97,14 @@ def announce_attack(
         hint = f": {band} range is {level.level} ({level.low}–{level.high})" if level else ""
         raise EncounterError("the GM sets the difficulty number" + hint)
     cp_kind = {"melee": "melee_attack", "brawling": "brawling_attack"}.get(kind, "attack")
-    check_cp_spend(cp_kind, cmd.cp_dice, ruleset=ruleset, force_point_this_round=cmd.force_point)
+    attacker = spend_points(
+        attacker,
+        roll=cp_kind,
+        cp_dice=cmd.cp_dice,
+        force_point=cmd.force_point,
+        now_round=state.round,
+        ruleset=ruleset,
+    )
     for condition in cmd.conditions:
         situational_modifier(condition, ruleset=ruleset)
     if cmd.called_shot_cm is not None:
@@ -144,10 +155,12 @@ def announce_attack(
             f"; {1 + len(cmd.supporters)} combine fire: {bonus.signed()}"
             f" ({shares[0].signed()} on the attack, {shares[1].signed()} on damage)"
         )
+    if cmd.force_point:
+        text += FORCE_POINT_SAID
     new = state
     for changed in people.values():
         new = new.with_combatant(changed)
-    new = new.replace(pending=pending)
+    new = announce_fire(new.replace(pending=pending), attacker.id, group, fire)
     return new, [*events, Event("attack_declared", attacker.id, text, numbers)]
 
 
@@ -310,7 +323,13 @@ def _combine(
     penalty = penalty_dice(commander, now_round=state.round, ruleset=ruleset)
     code = commander.code("command")
     total, rolls, _ = roll_for(
-        commander, code, "command", penalty=penalty, ruleset=ruleset, rng=rng
+        commander,
+        code,
+        "command",
+        penalty=penalty,
+        now_round=state.round,
+        ruleset=ruleset,
+        rng=rng,
     )
     margin = total - cmd.command_difficulty
     bonus = combined_action_bonus(len(combining), margin, ruleset=ruleset)

@@ -6,7 +6,6 @@ wound or stun, prone and lost actions)."""
 
 from __future__ import annotations
 
-from rules.advancement import check_cp_spend
 from rules.combat import (
     called_shot,
     damage_code,
@@ -19,7 +18,10 @@ from rules.combat import (
 )
 from rules.dice import DiceError, DiceSource, DieCode, Roll, roll, rollable_pool
 from rules.difficulty import add_to_difficulty
+from rules.encounter.auto import blaze, fire_modifiers, fired_shot
 from rules.encounter.events import Event, Scalar, plain_roll
+from rules.encounter.house import critical_offer, resist_penalty_dice, roll_critical
+from rules.encounter.points import force_point_active, spend_points, strength
 from rules.encounter.state import Combatant, EncounterError, EncounterState, PendingAttack
 from rules.errors import RulesError
 from rules.injuries import (
@@ -52,6 +54,7 @@ def roll_for(
     label: str,
     *,
     penalty: int,
+    now_round: int,
     ruleset: RuleSet,
     rng: DiceSource,
     cp_dice: int = 0,
@@ -59,10 +62,13 @@ def roll_for(
     bonus: DieCode | None = None,
     cap: int | None = None,
 ) -> SkillRoll:
-    """Roll ``code`` for ``c`` less ``penalty`` dice. ``remove_dice`` (the engine's way): the
-    dice come off the pool, and a pool under 1D is refused (A5). ``subtract_pool`` ([WIKI]
-    replays): the full code is rolled, then the penalty dice, and the second total is
-    subtracted. ``cap`` is an [RC] scale die cap."""
+    """Roll ``code`` for ``c`` less ``penalty`` dice in round ``now_round``. ``remove_dice``
+    (the engine's way): the dice come off the pool, and a pool under 1D is refused (A5).
+    ``subtract_pool`` ([WIKI] replays): the full code is rolled, then the penalty dice, and the
+    second total is subtracted. ``cap`` is an [RC] scale die cap. The code is doubled when he
+    spent a Force Point this round (whichever step spent it, :mod:`rules.encounter.points`) or
+    ``force_point`` says so (an attack stored before the round was kept)."""
+    force_point = force_point or force_point_active(c, now_round)
     try:
         if ruleset.wiki_penalty_convention == "subtract_pool":
             check = roll(
@@ -97,6 +103,11 @@ def roll_for(
     return _capped(result, cap), ((label, result),), penalty
 
 
+def _attack_bonus(scale_bonus: DieCode, p: PendingAttack) -> DieCode:
+    """What the attack roll adds: the lower scale's dice, the combined-fire share, aiming."""
+    return scale_bonus.pool_add(p.attack_bonus).pool_add(p.aim_bonus(p.attacker))
+
+
 def _capped(result: Roll, cap: int | None) -> int:
     return result.total if cap is None or cap >= 6 else apply_die_cap(result, cap)
 
@@ -119,7 +130,12 @@ def _standing_reaction(
 
 
 def resolve_attack(
-    state: EncounterState, *, ruleset: RuleSet, rng: DiceSource, damage_cp: int = 0
+    state: EncounterState,
+    *,
+    ruleset: RuleSet,
+    rng: DiceSource,
+    damage_cp: int = 0,
+    critical: bool = False,
 ) -> tuple[EncounterState, list[Event]]:
     """Resolve the announced attack (``state.pending``) end to end (§11.3 steps 5–11): the
     standing reaction that covers it replaces (2E), adds to ([2E-STD] full reaction) or raises
@@ -129,15 +145,26 @@ def resolve_attack(
     armour (no penalty, CA-11), reads the campaign's damage chart and applies the result:
     stun, or a wound with its round effects (prone, remaining actions lost). Group fire: the
     lead's attack, then each other attacker's with his own weapon, skill and penalties, each
-    against the target as the earlier shots left him (``damage_cp`` is the lead's)."""
+    against the target as the earlier shots left him (``damage_cp`` is the lead's). [HOUSE]
+    ``critical``: a Wild Die 6 on a damage roll is taken as a critical injury
+    (:mod:`rules.encounter.house`)."""
     p = state.pending
     if p is None:
         raise EncounterError("no attack has been announced to resolve")
     shots = [p, *(_follow(p, state.combatant(o)) for o in p.others)]
     try:
         # Refusals come before any die is drawn, so a refused step uses no dice.
+        lead = spend_points(
+            state.combatant(p.attacker),
+            roll="damage",
+            cp_dice=damage_cp,
+            force_point=False,
+            now_round=state.round,
+            ruleset=ruleset,
+        )
         for shot in shots:
-            _check(state, shot, damage_cp if shot is p else 0, ruleset=ruleset)
+            _check(state, shot, ruleset=ruleset)
+        state = state.with_combatant(lead)
         events: list[Event] = []
         for shot in shots:
             attacker, target = state.combatant(shot.attacker), state.combatant(shot.target)
@@ -149,6 +176,7 @@ def resolve_attack(
                 ruleset=ruleset,
                 rng=rng,
                 damage_cp=damage_cp if shot is p else 0,
+                critical=critical,
             )
             events.extend(new)
     except EncounterError:
@@ -171,22 +199,22 @@ def _follow(p: PendingAttack, other: Combatant) -> PendingAttack:
         p.conditions,
         p.called_shot_cm,
         range_band=p.range_band,
+        aimed=p.aimed,
     )
 
 
-def _check(state: EncounterState, p: PendingAttack, damage_cp: int, *, ruleset: RuleSet) -> None:
+def _check(state: EncounterState, p: PendingAttack, *, ruleset: RuleSet) -> None:
     attacker, target = state.combatant(p.attacker), state.combatant(p.target)
     scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
     for cap in (scale.to_hit_cap, scale.damage_cap, scale.resist_cap):
         _need_cap(cap, "this attack")
-    check_cp_spend("damage", damage_cp, ruleset=ruleset)
     if ruleset.wiki_penalty_convention == "remove_dice":
         try:
             rollable_pool(
                 attacker.code(p.skill),
                 penalty_dice=penalty_dice(attacker, now_round=state.round, ruleset=ruleset),
-                force_point=p.force_point,
-                bonus=scale.attack_bonus.pool_add(p.attack_bonus) or None,
+                force_point=p.force_point or force_point_active(attacker, state.round),
+                bonus=_attack_bonus(scale.attack_bonus, p) or None,
                 ruleset=ruleset,
             )
         except DiceError as exc:
@@ -202,6 +230,7 @@ def _resolve(
     ruleset: RuleSet,
     rng: DiceSource,
     damage_cp: int,
+    critical: bool = False,
 ) -> tuple[EncounterState, list[Event]]:
     scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
     reaction, reaction_total, full, haste = _standing_reaction(target, attacker, p, ruleset=ruleset)
@@ -220,6 +249,7 @@ def _resolve(
     shot = called_shot(p.called_shot_cm, ruleset=ruleset) if p.called_shot_cm else None
     if shot is not None:
         modifiers.append(shot.difficulty)
+    modifiers += fire_modifiers(state, p, attacker, target, ruleset=ruleset)
     for mod in modifiers:
         added = add_to_difficulty(difficulty, mod, ruleset=ruleset, rng=rng)
         if added.dice:
@@ -232,15 +262,19 @@ def _resolve(
         code,
         "attack",
         penalty=penalty,
+        now_round=state.round,
         cp_dice=p.cp_dice,
         force_point=p.force_point,
-        bonus=scale.attack_bonus.pool_add(p.attack_bonus) or None,
+        bonus=_attack_bonus(scale.attack_bonus, p) or None,
         cap=scale.to_hit_cap,
         ruleset=ruleset,
         rng=rng,
     )
     rolls.extend(attack_rolls)
     hit = is_hit(total, difficulty)
+    state, p, hit, fired = fired_shot(
+        state, p, attacker, target, total, difficulty, hit, ruleset=ruleset
+    )
     numbers: list[tuple[str, Scalar]] = [
         ("base_difficulty", p.base),
         ("reaction", reaction_total if reaction else None),
@@ -249,6 +283,7 @@ def _resolve(
         ("penalty_dice", penalty),
         ("attack_total", total),
         ("hit", hit),
+        ("aim_bonus", p.aim_bonus(p.attacker).signed() if p.attacker in p.aimed else None),
     ]
     if p.supporters:
         numbers += [
@@ -258,6 +293,7 @@ def _resolve(
             ("attack_bonus", str(p.attack_bonus)),
             ("damage_bonus", str(p.damage_bonus)),
         ]
+    numbers += fired
     verdict = "hits" if hit else "misses"
     events = [
         Event(
@@ -269,9 +305,20 @@ def _resolve(
         )
     ]
     state = state.replace(pending=None)
+    state, blazed = blaze(
+        state,
+        p,
+        attacker,
+        attack_rolls,
+        hit_with=_damage,
+        critical=critical,
+        ruleset=ruleset,
+        rng=rng,
+    )
+    events += blazed
     if not hit:
         return state, events
-    damage_state, damage_event = _damage(
+    damage_state, damage_events = _damage(
         state,
         p,
         attacker,
@@ -280,8 +327,9 @@ def _resolve(
         ruleset=ruleset,
         rng=rng,
         damage_cp=damage_cp,
+        critical=critical,
     )
-    return damage_state, [*events, damage_event]
+    return damage_state, [*events, *damage_events]
 
 
 def _damage(
@@ -294,21 +342,26 @@ def _damage(
     ruleset: RuleSet,
     rng: DiceSource,
     damage_cp: int,
-) -> tuple[EncounterState, Event]:
+    critical: bool = False,
+) -> tuple[EncounterState, list[Event]]:
     scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
     weapon = attacker.weapon
     bonuses = [b for b in (scale.damage_bonus, shot_bonus, p.damage_bonus) if b]
     code = damage_code(
-        weapon.damage if weapon else "STR", strength=attacker.strength, bonuses=bonuses
+        weapon.damage if weapon else "STR",
+        strength=strength(attacker, state.round),
+        bonuses=bonuses,
     )
     wild = ruleset.wild_die and ruleset.wild_die_on_damage
-    dmg = roll(code, cp_dice=damage_cp, wild_die=wild, ruleset=ruleset, rng=rng)
+    offer = critical_offer(critical)
+    dmg = roll(code, cp_dice=damage_cp, wild_die=wild, offer_crit=offer, ruleset=ruleset, rng=rng)
     energy = weapon.energy if weapon else False
     resist_code = resistance_code(
-        target.strength,
+        strength(target, state.round),
         target.armour,
         attack="energy" if energy else "physical",
         scale_bonus=scale.resist_bonus or None,
+        penalty_dice=resist_penalty_dice(target),
     )
     res = roll(resist_code, ruleset=ruleset, rng=rng)
     dmg_total = _capped(dmg, scale.damage_cap)
@@ -368,7 +421,36 @@ def _damage(
     )
     text = (
         f"{target.name} takes {dmg_total} damage against Strength {res_total}: "
-        f"{result.level.label}; now {wounds.level.label}"
+        f"{_outcome(result.level, before, target, updated)}"
     )
+    if result.unconscious_for is not None:
+        text += f", unconscious for {result.unconscious_for}"
     event = Event("damage", target.id, text, numbers, (("damage", dmg), ("strength", res)))
-    return state.with_combatant(updated), event
+    updated, critical_events = roll_critical(
+        dmg,
+        result,
+        updated,
+        attacker=attacker,
+        stun_weapon=bool(weapon and weapon.stun),
+        now_round=state.round,
+        rng=rng,
+    )
+    return state.with_combatant(updated), [event, *critical_events]
+
+
+def _outcome(result: WoundLevel, before: WoundLevel, target: Combatant, after: Combatant) -> str:
+    """What the hit did, in the log's words: "no effect", "stunned", the new level ("now
+    Wounded") or the result and the level it led to ("Wounded, now Wounded twice"), or that
+    it changed nothing ("Wounded, no change")."""
+    knocked = ", knocked out" if after.knocked_out and not target.knocked_out else ""
+    if result is WoundLevel.none:
+        return "no effect"
+    if result is WoundLevel.stunned:
+        added = len(after.wounds.stuns) > len(target.wounds.stuns)
+        return ("stunned" if added else "stunned, no change") + knocked
+    now = after.wounds.level
+    if now is before:
+        return f"{result.label}, no change{knocked}"
+    if now is result:
+        return f"now {now.label}{knocked}"
+    return f"{result.label}, now {now.label}{knocked}"

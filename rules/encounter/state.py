@@ -2,25 +2,42 @@
 and stun state, the round's declared and used actions, standing reactions, stance) and the
 encounter itself (round, Rules Companion segment, phase, side order, the attack waiting for a
 reaction). Everything is frozen and round-trips through ``to_json``/``from_json``; stored data
-that does not fit is refused with :class:`EncounterError`."""
+that does not fit is refused with :class:`EncounterError`. The smaller values they hold
+(:class:`Weapon`, :class:`Reaction`, :class:`PendingAttack`) are in
+:mod:`rules.encounter.parts` and importable from here too."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
 from rules._stored import Reader
-from rules.combat import ActionCount, Armour, AttackKind, WeaponRange
+from rules.combat import ActionCount, Armour
 from rules.dice import DieCode
+from rules.encounter.blasts import PendingBlast
+from rules.encounter.criticals import CriticalTaken, criticals_from_json
+from rules.encounter.errors import EncounterError
+from rules.encounter.firing import FireState
+from rules.encounter.parts import (
+    AIM_BONUS,
+    ATTACK_KINDS,
+    NO_DICE,
+    PendingAttack,
+    Reaction,
+    Weapon,
+    _later,
+    _nested,
+)
 from rules.errors import RulesError
 from rules.injuries import WoundLevel, WoundState
 from rules.reference.skill_table import skill as reference_skill
 from rules.scale import Scale
 
 __all__ = [
+    "AIM_BONUS",
     "ATTACK_KINDS",
+    "NO_DICE",
     "PHASES",
     "Combatant",
     "EncounterError",
@@ -30,8 +47,6 @@ __all__ = [
     "Weapon",
 ]
 
-NO_DICE = DieCode()
-ATTACK_KINDS: tuple[AttackKind, ...] = ("ranged", "melee", "brawling", "vehicle", "starship")
 Phase = Literal["initiative", "order", "round", "ended"]
 PHASES: tuple[Phase, ...] = ("initiative", "order", "round", "ended")
 """``initiative``: the round waits for the initiative roll (2E); ``order``: the winner chooses
@@ -39,11 +54,10 @@ to act first or last; ``round``: declaring and acting (the Rules Companion round
 here, with its segment); ``ended``: no more steps."""
 
 _ATTRIBUTES = ("perception", "dexterity", "strength")
-
-
-class EncounterError(RulesError):
-    """A step the encounter refuses (no actions left, a reaction to nothing, an unknown
-    combatant, a step on an ended encounter) or stored encounter data that is damaged."""
+RANGE_BANDS = ("point_blank", "short", "medium", "long")
+MAX_NOTES = 200
+_PLACE: dict[str, Any] = {"range_band": None, "distance_m": None, "cover": None, "notes": ""}
+_PLACE |= {"aim_target": None, "aim_round": 0, "surprised": False, "full_reaction": None}
 
 
 def _codes(reader: Reader, key: str) -> tuple[tuple[str, DieCode], ...]:
@@ -54,101 +68,24 @@ def _codes(reader: Reader, key: str) -> tuple[tuple[str, DieCode], ...]:
     return tuple((name, sub.code(name)) for name in value)
 
 
-def _later(data: Any, added: dict[str, Any]) -> Any:
-    """Stored data with the keys added after it was first stored filled in with their
-    defaults (older encounters keep loading)."""
-    return {**added, **data} if isinstance(data, dict) else data
-
-
-def _nested[T](reader: Reader, key: str, load: Callable[[Any], T], what: str) -> T:
-    try:
-        result = load(reader.data[key])
-    except RulesError as exc:
-        raise EncounterError(f"{reader.what}: {what}: {exc}") from None
-    return result
-
-
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    """The weapon a combatant uses: its damage code (``STR+1D`` for melee), the skill it is
-    fired or swung with, the kind of attack, its ranges (ranged weapons), whether it is set
-    on stun and whether it does energy (blaster) or physical damage (for armour)."""
-
-    name: str
-    damage: str
-    skill: str
-    kind: AttackKind = "ranged"
-    ranges: WeaponRange | None = None
-    stun: bool = False
-    energy: bool = True
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not isinstance(self.skill, str) or not self.skill:
-            raise EncounterError("a weapon has a name and the skill it is used with")
-        if self.kind not in ATTACK_KINDS:
-            raise EncounterError(f"a weapon's kind is one of {', '.join(ATTACK_KINDS)}")
-        if not isinstance(self.damage, str) or not self.damage.strip():
-            raise EncounterError("a weapon has a damage code such as 4D or STR+1D")
-        if self.ranges is not None and not isinstance(self.ranges, WeaponRange):
-            raise EncounterError("a weapon's ranges are a WeaponRange")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "damage": self.damage,
-            "skill": self.skill,
-            "kind": self.kind,
-            "ranges": self.ranges.to_json() if self.ranges else None,
-            "stun": self.stun,
-            "energy": self.energy,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
-        keys = ("name", "damage", "skill", "kind", "ranges", "stun", "energy")
-        r = Reader(data, "weapon", keys, EncounterError)
-        ranges = None
-        if r.data["ranges"] is not None:
-            ranges = _nested(r, "ranges", WeaponRange.from_json, "ranges")
-        return cls(
-            r.text("name"),
-            r.text("damage"),
-            r.text("skill"),
-            r.choice("kind", ATTACK_KINDS),
-            ranges,
-            r.flag("stun"),
-            r.flag("energy"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Reaction:
-    """A reaction total standing for the rest of the round (one per skill, CA-8): it replaces
-    the attacker's difficulty (2E), is added to it (``full``) or is the higher of the two
-    ([RC] combat reaction); [RC] it counts only against attacks with no more haste."""
-
-    skill: str
-    total: int
-    full: bool = False
-    haste: int = 0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.skill, str) or not self.skill:
-            raise EncounterError("a reaction names its skill")
-        for name in ("total", "haste"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise EncounterError(f"a reaction's {name} is a whole number of 0 or more")
-        if not isinstance(self.full, bool):
-            raise EncounterError("a reaction's full flag is true or false")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"skill": self.skill, "total": self.total, "full": self.full, "haste": self.haste}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
-        r = Reader(data, "reaction", ("skill", "total", "full", "haste"), EncounterError)
-        return cls(r.text("skill"), r.integer("total"), r.flag("full"), r.integer("haste"))
+def _check_place(c: Combatant) -> None:
+    """Position, aim, surprise and [RC] full reaction (cover is checked against the campaign's
+    options when the GM sets it)."""
+    if c.range_band not in (None, *RANGE_BANDS):
+        raise EncounterError(f"a combatant's range band is one of {', '.join(RANGE_BANDS)}")
+    distance = 0 if c.distance_m is None else c.distance_m
+    for name, value in (("distance_m", distance), ("aim_round", c.aim_round)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise EncounterError(f"a combatant's {name} is a whole number of 0 or more")
+    for text in (c.cover, c.aim_target, c.full_reaction, c.notes or "-"):
+        if text is not None and (not isinstance(text, str) or not text or "\x00" in text):
+            raise EncounterError("a combatant's cover, aim, full reaction and notes are text")
+    if len(c.notes) > MAX_NOTES:
+        raise EncounterError(f"a combatant's notes are at most {MAX_NOTES} characters")
+    if not isinstance(c.surprised, bool):
+        raise EncounterError("a combatant's surprised flag is true or false")
+    if (c.aim_target is None) != (c.aim_round == 0):
+        raise EncounterError("a combatant's aim names its target and the round he aimed in")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +132,26 @@ class Combatant:
     """Medpacs used on him in this encounter (each raises the next one's difficulty, §6)."""
     medpac_locked: bool = False
     """A medpac on him missed by more than 10: no more medpacs for 24 hours [2E-STD]."""
+    criticals: tuple[CriticalTaken, ...] = ()
+    """[HOUSE] critical injuries taken in this fight (:mod:`rules.encounter.house`)."""
+    range_band: str | None = None
+    """Where he stands from the other side, his cover and the GM's notes (position.py)."""
+    distance_m: int | None = None
+    cover: str | None = None
+    notes: str = ""
+    aim_target: str | None = None
+    """Aimed at in round ``aim_round``: +1D on his next attack at him next round (aim.py)."""
+    aim_round: int = 0
+    surprised: bool = False
+    """2E: caught by the surprise of round 1 (surprise.py)."""
+    full_reaction: str | None = None
+    """[RC] the full reaction (skill) declared in segment 1 this round (declare.py)."""
+    force_point_round: int = 0
+    """The round he spent a Force Point in (0: none yet): every skill and attribute roll of his
+    in that round is doubled, and no second one that round (:mod:`rules.encounter.points`)."""
+    cp_round: int = 0
+    """The last round he spent Character Points in (0: none yet): [UPG] not in the round of a
+    Force Point, unless the campaign allows both."""
 
     def __post_init__(self) -> None:
         for name in ("id", "name", "side"):
@@ -218,6 +175,7 @@ class Combatant:
             (isinstance(self.wounds, WoundState), "wound state"),
             (self.actions is None or isinstance(self.actions, ActionCount), "actions"),
             (all(isinstance(r, Reaction) for r in self.reactions), "reactions"),
+            (all(isinstance(k, CriticalTaken) for k in self.criticals), "critical injuries"),
         )
         for ok, what in checks:
             if not ok:
@@ -226,10 +184,11 @@ class Combatant:
         for name in (*flags, "combining", "stabilised", "medpac_locked"):
             if not isinstance(getattr(self, name), bool):
                 raise EncounterError(f"a combatant's {name} flag is true or false")
-        for name in ("haste", "mortal_rounds", "medpacs"):
+        for name in ("haste", "mortal_rounds", "medpacs", "force_point_round", "cp_round"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise EncounterError(f"a combatant's {name} is a whole number of 0 or more")
+        _check_place(self)
 
     def code(self, skill: str) -> DieCode:
         """The code he rolls for a skill or attribute: the listed skill, the attribute itself,
@@ -288,13 +247,20 @@ class Combatant:
             "stabilised": self.stabilised,
             "medpacs": self.medpacs,
             "medpac_locked": self.medpac_locked,
+            **{key: getattr(self, key) for key in _PLACE},
+            "criticals": [k.to_json() for k in self.criticals],
+            "force_point_round": self.force_point_round,
+            "cp_round": self.cp_round,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
         keys = tuple(cls.__dataclass_fields__)
-        added = {"combining": False, "stabilised": False, "medpacs": 0, "medpac_locked": False}
+        added: dict[str, Any] = {"combining": False, "stabilised": False, "medpacs": 0}
+        added |= _PLACE
+        added |= {"medpac_locked": False, "criticals": [], "force_point_round": 0, "cp_round": 0}
         r = Reader(_later(data, added), "combatant", keys, EncounterError)
+        place: dict[str, Any] = {key: r.data[key] for key in _PLACE}
         scale = r.text("scale")
         try:
             parsed_scale = Scale.parse(scale)
@@ -328,95 +294,10 @@ class Combatant:
             stabilised=r.flag("stabilised"),
             medpacs=r.integer("medpacs", least=0),
             medpac_locked=r.flag("medpac_locked"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class PendingAttack:
-    """An attack announced and waiting for its roll: the target may react now, before the
-    attack roll [UPG]. ``base`` is the difficulty before reactions and modifiers."""
-
-    attacker: str
-    target: str
-    skill: str
-    kind: AttackKind
-    base: int
-    conditions: tuple[str, ...] = ()
-    called_shot_cm: float | None = None
-    cp_dice: int = 0
-    force_point: bool = False
-    range_band: str | None = None
-    attack_bonus: DieCode = NO_DICE
-    damage_bonus: DieCode = NO_DICE
-    """Combined fire: the shares of the combined-action bonus put on the attack and on the
-    damage (§8, D-32)."""
-    others: tuple[str, ...] = ()
-    """Group fire: more attackers firing at the same target with their own attacks, resolved
-    after the lead's, in this order."""
-    supporters: tuple[str, ...] = ()
-    """Combined fire: the characters combining with the lead firer (§8)."""
-    combined_bonus: DieCode = NO_DICE
-    """Combined fire: the whole combined-action bonus (``attack_bonus`` + ``damage_bonus``)."""
-
-    def __post_init__(self) -> None:
-        codes = (self.attack_bonus, self.damage_bonus, self.combined_bonus)
-        if not all(isinstance(code, DieCode) for code in codes):
-            raise EncounterError("an attack's combined-fire bonuses are DieCodes")
-        for name in ("others", "supporters"):
-            value = getattr(self, name)
-            if not isinstance(value, tuple) or not all(isinstance(x, str) for x in value):
-                raise EncounterError(f"an attack's {name} are combatant ids")
-        if isinstance(self.base, bool) or not isinstance(self.base, int) or self.base < 0:
-            raise EncounterError("an attack's difficulty is a whole number of 0 or more")
-        if self.kind not in ATTACK_KINDS:
-            raise EncounterError(f"an attack's kind is one of {', '.join(ATTACK_KINDS)}")
-        if not all(isinstance(c, str) for c in self.conditions):
-            raise EncounterError("an attack's conditions are names such as half_cover")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "attacker": self.attacker,
-            "target": self.target,
-            "skill": self.skill,
-            "kind": self.kind,
-            "base": self.base,
-            "conditions": list(self.conditions),
-            "called_shot_cm": self.called_shot_cm,
-            "cp_dice": self.cp_dice,
-            "force_point": self.force_point,
-            "range_band": self.range_band,
-            "attack_bonus": str(self.attack_bonus),
-            "damage_bonus": str(self.damage_bonus),
-            "others": list(self.others),
-            "supporters": list(self.supporters),
-            "combined_bonus": str(self.combined_bonus),
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
-        added = {"others": [], "supporters": [], "combined_bonus": "0D"}
-        keys = tuple(cls.__dataclass_fields__)
-        r = Reader(_later(data, added), "pending attack", keys, EncounterError)
-        size = r.data["called_shot_cm"]
-        if size is not None and (isinstance(size, bool) or not isinstance(size, int | float)):
-            raise r.refuse("called_shot_cm", "a size in centimetres or null")
-        band = r.data["range_band"]
-        return cls(
-            r.text("attacker"),
-            r.text("target"),
-            r.text("skill"),
-            r.choice("kind", ATTACK_KINDS),
-            r.integer("base", least=0),
-            r.texts("conditions"),
-            size,
-            r.integer("cp_dice", least=0),
-            r.flag("force_point"),
-            None if band is None else r.text("range_band"),
-            r.code("attack_bonus"),
-            r.code("damage_bonus"),
-            r.texts("others"),
-            r.texts("supporters"),
-            r.code("combined_bonus"),
+            **place,
+            criticals=_nested(r, "criticals", criticals_from_json, "critical injuries"),
+            force_point_round=r.integer("force_point_round", least=0),
+            cp_round=r.integer("cp_round", least=0),
         )
 
 
@@ -434,8 +315,20 @@ class EncounterState:
     order: tuple[str, ...] = ()
     initiative_winner: str | None = None
     pending: PendingAttack | None = None
+    surprise: str | None = None
+    """The side that sprang a surprise, for round 1 (:mod:`rules.encounter.surprise`)."""
+    blast: PendingBlast | None = None
+    """A thrown explosive waiting to go off (:mod:`rules.encounter.blast`)."""
+    fire: FireState = field(default_factory=FireState)
+    """[HOUSE] automatic and suppression fire this round (:mod:`rules.encounter.auto`)."""
 
     def __post_init__(self) -> None:
+        if self.blast is not None and not isinstance(self.blast, PendingBlast):
+            raise EncounterError("a thrown explosive is a PendingBlast")
+        if not isinstance(self.fire, FireState):
+            raise EncounterError("an encounter's fire is a FireState")
+        if self.surprise is not None and (not isinstance(self.surprise, str) or not self.surprise):
+            raise EncounterError("an encounter's surprise names the side that sprang it")
         for name in ("round", "segment"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -491,11 +384,16 @@ class EncounterState:
             "order": list(self.order),
             "initiative_winner": self.initiative_winner,
             "pending": self.pending.to_json() if self.pending else None,
+            "surprise": self.surprise,
+            "blast": self.blast.to_json() if self.blast else None,
+            "fire": self.fire.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
-        r = Reader(data, "encounter", tuple(cls.__dataclass_fields__), EncounterError)
+        keys = tuple(cls.__dataclass_fields__)
+        added = {"surprise": None, "blast": None, "fire": FireState().to_json()}
+        r = Reader(_later(data, added), "encounter", keys, EncounterError)
         winner = r.data["initiative_winner"]
         return cls(
             round=r.integer("round", least=1),
@@ -508,4 +406,7 @@ class EncounterState:
             pending=None
             if r.data["pending"] is None
             else PendingAttack.from_json(r.data["pending"]),
+            surprise=None if r.data["surprise"] is None else r.text("surprise"),
+            blast=None if r.data["blast"] is None else PendingBlast.from_json(r.data["blast"]),
+            fire=FireState.from_json(r.data["fire"]),
         )

@@ -340,7 +340,8 @@ def test_house_and_rules_companion_round_effects():
     with pytest.raises(EncounterError, match="declared in segment 2"):
         apply(state, React("kira"), ruleset=rc, rng=FixedDice([]))
     segment_two = state.replace(segment=2, pending=None)
-    with pytest.raises(EncounterError, match="no full reaction"):
+    # [RC] a full reaction is declared in segment 1 with the actions (test_encounter_surprise).
+    with pytest.raises(EncounterError, match="declares a full reaction in segment 1"):
         apply(segment_two, React("kira", full=True), ruleset=rc, rng=FixedDice([]))
 
 

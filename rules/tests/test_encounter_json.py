@@ -17,10 +17,14 @@ from rules.encounter import (
     Act,
     AddCombatant,
     AddCombatants,
+    Aim,
     Attack,
     ChooseOrder,
     Combatant,
+    CriticalTaken,
     DeclareActions,
+    DeclareAll,
+    Detonate,
     EncounterError,
     EncounterState,
     EndEncounter,
@@ -30,17 +34,23 @@ from rules.encounter import (
     GMOverride,
     NextSegment,
     PendingAttack,
+    PendingBlast,
     React,
     Reaction,
     RemoveCombatant,
     ResolveAttack,
     RollInitiative,
+    SetPosition,
+    Surprise,
+    Throw,
     Weapon,
     apply,
     command_from_json,
     plain_roll,
     recorded_dice,
 )
+from rules.encounter.blasts import parse_blast
+from rules.encounter.firing import FireState, Suppress, Suppression
 from rules.injuries import Stun, WoundLevel, WoundState
 from rules.scale import Scale
 from rules.tests.encounter_fixtures import KIRA, STD, fighting
@@ -57,6 +67,7 @@ weapons = st.builds(
     st.none() | st.just(WeaponRange(3, 10, 30, 120)),
     st.booleans(),
     st.booleans(),
+    st.integers(0, 10),
 )
 combatants = st.builds(
     Combatant,
@@ -88,6 +99,52 @@ combatants = st.builds(
     stabilised=st.booleans(),
     medpacs=st.integers(0, 4),
     medpac_locked=st.booleans(),
+    force_point_round=st.integers(0, 9),
+    cp_round=st.integers(0, 9),
+    criticals=st.lists(
+        st.sampled_from(
+            [
+                CriticalTaken(WoundLevel.stunned, "Slowed Down", 1),
+                CriticalTaken(WoundLevel.wounded, "Dazed", 2),
+                CriticalTaken(WoundLevel.incapacitated, "Horrific Injury", 3, "Dexterity"),
+                CriticalTaken(WoundLevel.mortally_wounded, "Paralysis", 1, deadline_days=4),
+            ]
+        ),
+        max_size=2,
+    ).map(tuple),
+)
+
+
+blasts = st.builds(
+    PendingBlast,
+    names,
+    names,
+    st.sampled_from([parse_blast("2", "5D"), parse_blast("0-2/8/12/20", "10D/8D/5D/2D")]),
+    st.booleans(),
+    st.booleans(),
+    st.none() | st.integers(0, 18),
+)
+
+
+fires = st.builds(
+    FireState,
+    st.sampled_from(["single", "burst", "full_auto"]),
+    st.integers(0, 10),
+    st.lists(st.tuples(names, st.integers(1, 2)), max_size=2).map(tuple),
+    st.lists(names, max_size=2).map(tuple),
+    st.lists(
+        st.builds(
+            Suppression,
+            names,
+            names,
+            st.integers(1, 3),
+            st.integers(16, 20),
+            st.just((17, 12, 20)),
+            st.integers(0, 3),
+            st.integers(0, 4),
+        ),
+        max_size=2,
+    ).map(tuple),
 )
 
 
@@ -118,6 +175,8 @@ def states(draw):
         order=tuple(ids),
         initiative_winner=draw(st.none() | st.sampled_from(["a", "b"])),
         pending=pending,
+        blast=draw(st.none() | blasts),
+        fire=draw(fires),
     )
 
 
@@ -154,6 +213,8 @@ steps = st.one_of(
         st.none() | st.sampled_from(["1D", "0D+2"]),
         st.none() | names,
         st.none() | st.integers(0, 30),
+        st.sampled_from(["single", "burst", "full_auto"]),
+        st.none() | st.integers(1, 10),
     ),
     st.builds(
         AddCombatants,
@@ -166,12 +227,45 @@ steps = st.one_of(
         st.booleans(),
         st.integers(0, 2),
         st.none() | st.integers(0, 30),
+        st.booleans(),
     ),
-    st.builds(React, names, names, st.booleans(), st.booleans(), st.integers(0, 3)),
-    st.builds(ResolveAttack, st.integers(0, 2)),
+    st.builds(
+        React,
+        names,
+        names,
+        st.booleans(),
+        st.booleans(),
+        st.integers(0, 3),
+        st.integers(0, 5),
+        st.booleans(),
+    ),
+    st.builds(ResolveAttack, st.integers(0, 2), st.booleans()),
     st.just(NextSegment()),
     st.just(EndRound()),
     st.just(EndEncounter()),
+    st.sampled_from([("5D", "2"), ("10D/8D/5D/2D", "0-2/8/12/20")]).flatmap(
+        lambda blast: st.builds(
+            Throw,
+            names,
+            st.just(blast[0]),
+            st.just(blast[1]),
+            st.none() | st.integers(0, 30),
+            st.none() | st.sampled_from(["short", "long"]),
+            names,
+            st.sampled_from(["grenade", "thrown weapons"]),
+            st.booleans(),
+            st.integers(0, 2),
+            st.booleans(),
+        )
+    ),
+    st.builds(Suppress, names, st.integers(1, 4), st.none() | st.integers(0, 30)),
+    st.builds(
+        Detonate,
+        st.lists(st.tuples(names, st.integers(0, 30)), max_size=3, unique_by=lambda v: v[0]).map(
+            tuple
+        ),
+        st.booleans(),
+    ),
     st.builds(GMOverride, names, st.sampled_from(["used", "prone"]), st.integers(0, 3), names),
 )
 
@@ -353,6 +447,10 @@ def test_events_store_their_dice_and_read_back():
         (lambda: FirstAid("m", "k", medpac=1), "medpac is true or false"),
         (lambda: FirstAid("m", "k", cp_dice=-1), "Character Point dice"),
         (lambda: FirstAid("m", "k", difficulty=-2), "difficulty number"),
+        (lambda: FirstAid("m", "k", force_point=1), "force_point is true or false"),
+        (lambda: React("k", force_point="yes"), "force_point is true or false"),
+        (lambda: KIRA.replace(force_point_round=-1), "force_point_round is a whole number"),
+        (lambda: KIRA.replace(cp_round=True), "cp_round is a whole number"),
         (lambda: KIRA.replace(stabilised=1), "stabilised flag"),
         (lambda: KIRA.replace(medpacs=-1), "medpacs is a whole number"),
         (lambda: PendingAttack("a", "b", "x", "ranged", 1, others=["c"]), "others are combatant"),
@@ -362,3 +460,95 @@ def test_events_store_their_dice_and_read_back():
 def test_values_that_cannot_be_built(build, message):
     with pytest.raises(EncounterError, match=message):
         build()
+
+
+# --- positions, aims, surprise, [RC] full reactions (test_encounter_position, _surprise) -------
+places = st.fixed_dictionaries(
+    {
+        "range_band": st.none() | st.sampled_from(["point_blank", "short", "medium", "long"]),
+        "distance_m": st.none() | st.integers(0, 500),
+        "cover": st.none() | st.sampled_from(["half_cover", "medium_cover", "full_cover"]),
+        "notes": st.text(max_size=200).filter(lambda t: "\x00" not in t),
+        "surprised": st.booleans(),
+        "full_reaction": st.none() | st.sampled_from(["dodge", "melee parry"]),
+    }
+)
+aims = st.none() | st.tuples(names, st.integers(1, 9))
+
+
+@settings(max_examples=60)
+@given(states(), st.lists(st.tuples(places, aims), min_size=3, max_size=3), st.none() | names)
+def test_positions_aims_and_surprise_round_trip_through_json(state, placed, side):
+    people = []
+    for c, (place, aim) in zip(state.combatants, placed, strict=False):
+        target, aim_round = aim if aim else (None, 0)
+        people.append(c.replace(**place, aim_target=target, aim_round=aim_round))
+    pending = state.pending
+    if pending is not None:  # the lead aimed last round
+        pending = PendingAttack.from_json({**pending.to_json(), "aimed": [pending.attacker]})
+    state = state.replace(combatants=tuple(people), surprise=side, pending=pending)
+    assert EncounterState.from_json(state.to_json()) == state
+    assert EncounterState.from_json(json.loads(json.dumps(state.to_json()))) == state
+
+
+new_steps = st.one_of(
+    st.builds(
+        SetPosition,
+        names,
+        st.none() | st.sampled_from(["short", "long"]),
+        st.none() | st.integers(0, 300),
+        st.none() | st.sampled_from(["half_cover", "window"]),
+        st.text(max_size=200).filter(lambda t: "\x00" not in t),
+    ),
+    st.builds(
+        DeclareAll,
+        st.lists(names, min_size=1, max_size=4, unique=True).map(tuple),
+        st.integers(1, 4),
+        st.integers(0, 2),
+    ),
+    st.builds(Surprise, names, st.lists(names, max_size=3, unique=True).map(tuple)),
+    st.builds(Aim, names, names),
+    st.builds(
+        DeclareActions,
+        names,
+        st.integers(1, 4),
+        st.integers(0, 2),
+        st.none() | st.sampled_from(["dodge", "brawling parry"]),
+    ),
+)
+
+
+@given(new_steps)
+def test_position_surprise_aim_and_declaration_steps_round_trip_through_json(step):
+    assert command_from_json(json.loads(json.dumps(step.to_json()))) == step
+    assert step.to_json()["type"] in COMMANDS
+
+
+def test_what_was_stored_before_positions_aims_and_surprise_still_loads():
+    state, _ = apply(
+        fighting(), Attack("tk1", "kira", difficulty=9), ruleset=STD, rng=FixedDice([])
+    )
+    old = json.loads(json.dumps(state.to_json()))
+    del old["surprise"]
+    del old["pending"]["aimed"]
+    for c in old["combatants"]:
+        for key in ("range_band", "distance_m", "cover", "notes", "aim_target", "aim_round"):
+            del c[key]
+        del c["surprised"], c["full_reaction"]
+    assert EncounterState.from_json(old) == state
+    bad = json.loads(json.dumps(state.to_json()))
+    bad["combatants"][0]["notes"] = "x" * 201
+    with pytest.raises(EncounterError, match="notes are at most 200 characters"):
+        EncounterState.from_json(bad)
+    bad = {**state.to_json(), "surprise": 3}
+    with pytest.raises(EncounterError, match="surprise must be text"):
+        EncounterState.from_json(bad)
+    bad = {**state.to_json(), "pending": {**state.pending.to_json(), "aimed": "tk1"}}
+    with pytest.raises(EncounterError, match="aimed must be a list of texts"):
+        EncounterState.from_json(bad)
+    for key, value, message in [
+        ("combatants", "tk1", "combatants must be a list of texts"),
+        ("actions", 0, "1 or more"),
+    ]:
+        with pytest.raises(EncounterError, match=message):
+            command_from_json({**DeclareAll(("tk1",), 1).to_json(), key: value})

@@ -118,6 +118,15 @@ document.addEventListener("htmx:afterSettle", () => {
   while (list.children.length > 10) list.lastElementChild.remove();
 });
 
+// --- The GM's attack form starts empty again once an attack is announced, so the last
+// volley's "also firing" and "combining" ticks never ride along on the next one. ----------
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (form && form.matches && form.matches("form.attack-form") && event.detail.successful) {
+    form.reset();
+  }
+});
+
 // --- Confirmations before destructive actions: <form data-confirm="Remove …?"> -------------
 document.addEventListener("submit", (event) => {
   const form = event.target.closest("form[data-confirm]");

@@ -87,7 +87,37 @@ def build_world():
         others_pc=others_pc,
         npc=npc,
         invitation=InvitationFactory(campaign=campaign),
+        encounter=fight(campaign, pc),
     )
+
+
+def fight(campaign, pc):
+    """A fight under way: the player's character and two troopers have declared, and trooper
+    1's shot at her waits for her dodge."""
+    from encounters.combatants import combatant_for_character
+    from encounters.services import start_encounter
+    from encounters.tests.helpers import fighter
+    from rules.combat import ActionCount
+    from rules.encounter import EncounterState, PendingAttack
+
+    kessa = combatant_for_character(pc, side="rebels", ruleset=campaign.ruleset)
+    kessa = kessa.replace(actions=ActionCount(2))
+    troopers = [
+        fighter(f"sb-trooper-{n}", "empire", name=f"Trooper {n}", actions=ActionCount(1, used=1))
+        for n in (1, 2)
+    ]
+    state = EncounterState(
+        phase="round",
+        combatants=(kessa, *troopers),
+        side_order=("rebels", "empire"),
+        order=(kessa.id, *(t.id for t in troopers)),
+        pending=PendingAttack("sb-trooper-1", kessa.id, "blaster", "ranged", 15),
+    )
+    return start_encounter(campaign, "Ambush on the landing pad", campaign.created_by, state=state)
+
+
+def encounter_url(world, name="page"):
+    return reverse(f"encounters:{name}", args=[world.campaign.pk, world.encounter.pk])
 
 
 def wizard_draft(world) -> CreationDraft:
@@ -299,6 +329,43 @@ case("ledger, GM with the award form", "gm")(lambda page, w: page.goto(sheet_url
 case("dice log, as the GM", "gm")(
     lambda page, w: page.goto(reverse("characters:dice_log", args=[w.campaign.pk]))
 )
+
+
+# Encounters -------------------------------------------------------------------------------
+case("encounters, as a player", "player")(
+    lambda page, w: page.goto(reverse("encounters:list", args=[w.campaign.pk]))
+)
+case("encounter, the player's view under attack", "player")(
+    lambda page, w: page.goto(encounter_url(w))
+)
+
+
+@case("encounter, a player's refused step", "player")
+def _(page, world):
+    page.goto(encounter_url(world))
+    page.get_by_label("Character Points").first.fill("99")
+    with page.expect_response(lambda r: r.request.method == "POST" and "/step/" in r.url) as r:
+        page.get_by_role("button", name="Dodge").click()
+    assert r.value.status == 400
+    expect(page.get_by_role("alert")).to_contain_text("99 is too many")
+
+
+case("encounters, as the GM", "gm")(
+    lambda page, w: page.goto(reverse("encounters:list", args=[w.campaign.pk]))
+)
+case("encounter, the GM's dashboard", "gm")(lambda page, w: page.goto(encounter_url(w)))
+case("encounter, add combatants", "gm")(lambda page, w: page.goto(encounter_url(w, "add")))
+case("encounter, the whole log", "gm")(lambda page, w: page.goto(encounter_url(w, "log")))
+
+
+@case("encounter, add combatants with a bad stat block", "gm")
+def _(page, world):
+    page.goto(encounter_url(world, "add"))
+    block = page.locator("form.statblock")
+    block.get_by_label("Name").fill("Stormtrooper")
+    block.get_by_label("Skills").fill("blaster 4Q")
+    block.get_by_role("button", name="Add to the fight").click()
+    expect(page.locator(".errorlist").first).to_be_visible()
 
 
 # ---------------------------------------------------------------------------------------------
