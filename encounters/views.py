@@ -301,7 +301,7 @@ def step(request, campaign_id, encounter_id):
         )
     except RulesError as exc:
         return _refused(request, membership, encounter_id, since, exc)
-    text = " ".join(e.text for e in events[-3:])
+    text = ". ".join(e.text.rstrip(".") for e in events[-3:]) + "."
     return _pieces(request, membership, encounter, since, message=text)
 
 

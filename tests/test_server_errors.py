@@ -251,3 +251,9 @@ def test_debug_mode_keeps_refusals_in_place(client, settings):
     page = client.get("/").content.decode()
     assert "htmx-2.min.js" in page
     assert "django-htmx.js" not in page
+
+
+def test_no_template_comment_leaks_onto_a_page(client):
+    """A `{# #}` comment spans one line only; one written over two is printed as text."""
+    page = client.get("/").content.decode()
+    assert "{#" not in page and "#}" not in page
