@@ -37,6 +37,20 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    game_day = models.PositiveIntegerField(
+        default=0, db_default=0, help_text="The campaign's date: days since its start (day 0)."
+    )
+    era = models.CharField(
+        max_length=40,
+        blank=True,
+        db_default="",
+        help_text='How the GM names the era, e.g. "8 BBY".',
+    )
+    approve_advancement = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="Players' advancement requests wait for a GM's approval before training.",
+    )
 
     class Meta:
         ordering = ["name", "pk"]
@@ -152,3 +166,36 @@ class Invitation(models.Model):
         if self.is_expired:
             return "expired"
         return "active"
+
+
+class Adventure(models.Model):
+    """An adventure of the campaign, from its first game day to its last (open while it runs).
+    The skills rolled while it runs count as "used in the last adventure" for advancement."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="adventures")
+    name = models.CharField(max_length=120)
+    start_day = models.PositiveIntegerField()
+    end_day = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_day", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=models.Q(end_day__isnull=True),
+                name="one_running_adventure_per_campaign",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(end_day__isnull=True)
+                | models.Q(end_day__gte=models.F("start_day")),
+                name="adventure_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def running(self) -> bool:
+        return self.end_day is None

@@ -86,7 +86,9 @@ def campaign_edit(request, campaign_id):
     campaign = membership.campaign
     form = CampaignForm(request.POST or None, instance=campaign)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        # Only the form's fields: a whole-row save would write back a game date that an
+        # advance of time moved meanwhile.
+        form.save(commit=False).save(update_fields=list(CampaignForm.Meta.fields))
         messages.success(request, "Campaign saved.")
         return redirect(campaign)
     return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": campaign})

@@ -80,7 +80,9 @@ def bump(campaign_id: int, *, public: bool) -> None:
             except ValueError:  # evicted between the two calls: start again
                 versions(campaign_id)
 
-    transaction.on_commit(_bump)
+    # robust: a cache that fails after a commit must not undo the caller's later work (a
+    # time advance's next day); the page catches up on its next full load.
+    transaction.on_commit(_bump, robust=True)
 
 
 # --- Who may poll: the member's role, cached ---------------------------------------------------

@@ -353,3 +353,177 @@ def _delete_orphaned_portrait(sender, instance, **kwargs):
     name = getattr(name, "name", name)
     if name:
         _delete_portrait_file(name)
+
+
+class TraitUse(models.Model):
+    """A skill or attribute a character rolled (or the GM ticked) during an adventure: it was
+    "used in the last adventure" when he improves it afterwards."""
+
+    adventure = models.ForeignKey(
+        "campaigns.Adventure", on_delete=models.CASCADE, related_name="trait_uses"
+    )
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="trait_uses")
+    trait = models.CharField(
+        max_length=80, help_text='An attribute key ("dexterity") or a skill name, lower case.'
+    )
+    by_hand = models.BooleanField(default=False, help_text="Ticked by the GM, not rolled.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["trait"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["adventure", "character", "trait"], name="one_use_per_trait_and_adventure"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character_id}: {self.trait}"
+
+
+class Advancement(models.Model):
+    """A character's improvement: asked for (its cost held through the ledger at once), then
+    approved or refused by the GM when the campaign asks for approval, trained until its due
+    game day, and done (or, for an attribute whose roll failed, done with half back).
+
+    ``training`` is :meth:`rules.advancement.Training.to_json` (the cost, the days, the
+    attribute roll when it is made); ``roll`` keeps that roll's dice."""
+
+    class Status(models.TextChoices):
+        AWAITING = "awaiting", "Awaiting the GM"
+        TRAINING = "training", "Training"
+        DONE = "done", "Done"
+        FAILED = "failed", "Roll failed"
+        REFUSED = "refused", "Refused"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="advancements")
+    kind = models.CharField(max_length=40, help_text="rules.advancement KINDS: skill, attribute…")
+    target = models.CharField(
+        max_length=80, help_text="The skill, specialization, attribute or power improved."
+    )
+    skill = models.ForeignKey(
+        Skill, null=True, blank=True, on_delete=models.SET_NULL, related_name="advancements"
+    )
+    current = models.CharField(max_length=20, blank=True, help_text="The code before.")
+    new = models.CharField(max_length=20, blank=True, help_text="The code after.")
+    teacher = models.BooleanField(default=True)
+    used_last_adventure = models.BooleanField(default=False)
+    cp_cost = models.PositiveIntegerField(help_text="Character Points held for it.")
+    training_days = models.PositiveIntegerField(default=0)
+    training = models.JSONField(help_text="rules.advancement.Training.to_json().")
+    adventure = models.ForeignKey(
+        "campaigns.Adventure",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="advancements",
+        help_text="The last adventure when it was asked: one pip per skill between adventures.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices)
+    requested_day = models.PositiveIntegerField()
+    start_day = models.PositiveIntegerField(null=True, blank=True)
+    due_day = models.PositiveIntegerField(null=True, blank=True)
+    completed_day = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True, help_text="The GM's reason to refuse.")
+    roll = models.JSONField(null=True, blank=True, help_text="The attribute roll, every die.")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "due_day"], name="advancement_due")]
+
+    def __str__(self) -> str:
+        return f"{self.character_id}: {self.kind} {self.target} ({self.status})"
+
+
+class TimeAdvance(models.Model):
+    """One "advance N days" of a campaign: the job that moves its date from ``from_day`` to
+    ``to_day`` a chunk at a time, completing what falls due in order, each roll from ``seed``.
+    Keyed by (campaign, to_day): a double click, a retry or a restarted worker finds the same
+    row and carries on from ``day_reached``, never applying a day twice."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="time_advances"
+    )
+    from_day = models.PositiveIntegerField()
+    to_day = models.PositiveIntegerField()
+    day_reached = models.PositiveIntegerField(help_text="The last day fully applied.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    seed = models.BigIntegerField(help_text="Every roll the advance makes comes from this seed.")
+    report = models.JSONField(default=list, blank=True, help_text="What happened, day by day.")
+    error = models.CharField(max_length=300, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "to_day"], name="one_advance_per_campaign_and_target_day"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_running_advance_per_campaign",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(to_day__gt=models.F("from_day")),
+                name="an_advance_moves_time_forward",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id}: day {self.from_day} → {self.to_day} ({self.status})"
+
+    @property
+    def progress(self) -> int:
+        """Percent of the days applied."""
+        span = self.to_day - self.from_day
+        return 100 if span <= 0 else round(100 * (self.day_reached - self.from_day) / span)
+
+
+class SkillEdit(models.Model):
+    """The GM's hand edit of a skill or specialization on a sheet (added, changed or removed):
+    an audited change, not an advancement (no Character Points, no training)."""
+
+    class Action(models.TextChoices):
+        ADD = "add", "Added"
+        CHANGE = "change", "Changed"
+        REMOVE = "remove", "Removed"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="skill_edits")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=6, choices=Action.choices)
+    skill_name = models.CharField(max_length=80)
+    before = models.CharField(max_length=20, blank=True, help_text="The code before (none: add).")
+    after = models.CharField(max_length=20, blank=True, help_text="The code after (none: remove).")
+    detail = models.CharField(
+        max_length=200, blank=True, help_text="What else changed: name, attribute, kind, base."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character_id}: {self.action} {self.skill_name}"

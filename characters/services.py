@@ -407,6 +407,10 @@ def roll_trait(
             hidden=(locked.is_npc and locked.secret) if hidden is None else hidden,
         )
         live.bump(locked.campaign_id, public=not record.hidden)
+        # Used in the running adventure, if one runs (one query; the import: a cycle).
+        from characters.advancement import record_use
+
+        record_use(locked, trait.attribute if trait.key.startswith("attr:") else trait.label)
         if cp:
             change_balance(locked, Currency.CP, -cp, f"Spent on {trait.label} roll", actor, record)
         if force_point:

@@ -174,6 +174,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task a killed worker held is redelivered after this many seconds (Redis's default is an
+# hour). A long advance of time may run twice meanwhile; each day's row lock makes that safe.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)
+}
 CELERY_BEAT_SCHEDULE = {
     "purge-stale-invitations": {
         "task": "campaigns.tasks.purge_stale_invitations",

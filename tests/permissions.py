@@ -72,6 +72,17 @@ STAT_BLOCK = {
     "sb-scale": "character",
 }
 
+IMPROVE = {"what": "attribute:dexterity", "teacher": "on", "extra_cp": 0}
+"""A quote (no "confirm"): the scenario's characters hold no CP to pay for anything."""
+AWARD = {
+    "reason": "End of the Tocarra Job",
+    "awards-TOTAL_FORMS": 1,
+    "awards-INITIAL_FORMS": 1,
+    "awards-0-character": "{character}",
+    "awards-0-cp": 2,
+}
+"""The end of an adventure: 2 CP for the player's character."""
+
 
 ROWS: list[Row] = [
     # Public and account pages
@@ -169,6 +180,112 @@ ROWS: list[Row] = [
     ),
     Row("characters:wizard_step", args=("campaign", "draft", "draft_step"), gm=404),
     Row("characters:wizard_discard", "post", args=("campaign", "draft"), player=302, gm=404),
+    # Advancement from the sheet (issue 16): the player improves his own character, the GM any;
+    # the scenario has no request, so withdrawing "{character}" is a 404. A POST without
+    # "confirm" only shows the quote. Only a GM edits skills (the scenario's character has
+    # none: removing one is a 404).
+    Row("characters:improve", args=("campaign", "character")),
+    Row("characters:improve", args=("campaign", "others_character"), player=403),
+    Row("characters:improve", "post", args=("campaign", "character"), data=IMPROVE),
+    Row(
+        "characters:improve",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=400,  # the GM may ask, but the character holds no CP: refused, with the reason
+        data={**IMPROVE, "confirm": "attribute:30:210"},
+    ),
+    Row("characters:advancements", args=("campaign", "character")),
+    Row("characters:advancements", args=("campaign", "others_character"), player=403),
+    Row("characters:advancements", args=("campaign", "character"), headers=HX),
+    Row(
+        "characters:withdraw",
+        "post",
+        args=("campaign", "character"),
+        player=404,
+        gm=404,
+        data={"advancement": "{character}"},
+    ),
+    Row(
+        "characters:withdraw",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=404,
+        data={"advancement": "{character}"},
+    ),
+    Row("characters:skills", args=("campaign", "character"), player=403),
+    Row(
+        "characters:skills",
+        "post",
+        args=("campaign", "character"),
+        player=403,
+        gm=302,
+        data={"name": "sneak", "code": "3D+1", "attribute": "perception", "kind": "skill"},
+    ),
+    Row(
+        "characters:skill_remove",
+        args=("campaign", "character"),
+        player=403,
+        gm=404,
+        data={"skill": "{character}"},
+    ),
+    Row(
+        "characters:skill_remove",
+        "post",
+        args=("campaign", "character"),
+        player=403,
+        gm=404,
+        data={"skill": "{character}"},
+    ),
+    # The calendar: every member sees it (and an advance's progress, by HTMX); only a GM acts.
+    # The scenario has no adventure (ending one is refused, 400) and no request to decide.
+    Row("characters:calendar", args=("campaign",)),
+    Row(
+        "characters:calendar_settings",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=302,
+        data={"era": "8 BBY", "approve_advancement": "on"},
+    ),
+    Row(
+        "characters:adventure_start",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=302,
+        data={"name": "The Tocarra Job"},
+    ),
+    Row(
+        "characters:adventure_end",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=400,
+        data={"adventure": "{campaign}"},
+    ),
+    Row("characters:awards", args=("campaign",), player=403),
+    Row("characters:awards", "post", args=("campaign",), player=403, gm=302, data=AWARD),
+    Row("characters:advance", args=("campaign",)),
+    Row("characters:advance", args=("campaign",), headers=HX),
+    Row(
+        "characters:advance",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=302,
+        data={"days": 5, "from_day": 0},
+    ),
+    Row("characters:approvals", args=("campaign",), player=403),
+    Row(
+        "characters:approvals",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=404,
+        data={"advancement": "{character}", "decision": "refuse", "reason": "No teacher"},
+    ),
     # The join link is meant for outsiders; members are sent to the campaign.
     # Anonymous visitors see which campaign invites them, with log-in and sign-up links.
     Row("campaigns:join", args=("token",), anonymous=200, outsider=200, player=302, gm=302),

@@ -40,6 +40,19 @@ from campaigns.forms import (
     RuleOptionsForm,
     SignupForm,
 )
+from characters.calendar_forms import (
+    AdvanceForm,
+    AdventureForm,
+    AwardReasonForm,
+    AwardRowForm,
+    CalendarForm,
+    DecisionForm,
+    EndAdventureForm,
+    ImproveForm,
+    SkillEditForm,
+    SkillRemoveForm,
+    WithdrawForm,
+)
 from characters.forms import AwardForm, CharacterForm, RollForm
 from characters.forms_wizard import (
     MAX_SKILL_ROWS,
@@ -82,6 +95,12 @@ def _skill_row_names() -> list[str]:
     return [f"skills-{n}" for n in management + rows]
 
 
+def _award_names() -> list[str]:
+    management = ["TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"]
+    rows = [f"{i}-{n}" for i in (0, 1) for n in AwardRowForm.base_fields]
+    return [*_names(AwardReasonForm), *(f"awards-{n}" for n in management + rows)]
+
+
 def _step_names() -> list[str]:
     """What a step form may post: every command's fields, the command's ``type`` and the
     encounter version the page holds (``seen``, or ``version`` from the form itself)."""
@@ -120,6 +139,17 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:award": _names(AwardForm),
         "characters:delete": ["confirm_name"],
         "characters:wizard_start": _names(StartForm),
+        "characters:improve": [*_names(ImproveForm), "confirm", "preview"],
+        "characters:advancements": ["sheet"],
+        "characters:withdraw": _names(WithdrawForm),
+        "characters:skills": _names(SkillEditForm),
+        "characters:skill_remove": _names(SkillRemoveForm),
+        "characters:calendar_settings": _names(CalendarForm),
+        "characters:adventure_start": _names(AdventureForm),
+        "characters:adventure_end": _names(EndAdventureForm),
+        "characters:awards": _award_names(),
+        "characters:advance": [*_names(AdvanceForm), "advance", "seen"],
+        "characters:approvals": _names(DecisionForm),
         "encounters:list": ["name"],
         "encounters:step": _step_names(),
         "encounters:undo": ["seen", "version"],
@@ -250,7 +280,21 @@ def _kept_valid() -> dict[str, list[dict]]:
         {"which": "statblock"},
         {"which": "statblock", **named, "sb-scale": "character"},
     ]
-    return {"encounters:step": step, "encounters:add": add}
+    # Advancement: past the choice of what to improve (the scenario's character has no skill
+    # on the sheet), to the quote; the awards' rows need their management form and a character.
+    improve = [{"what": "new_skill:"}, {"what": "new_specialization:"}, {"what": "move:Move"}]
+    awards = [
+        {"awards-TOTAL_FORMS": "1", "awards-INITIAL_FORMS": "1", "awards-0-character": who}
+        for who in ("{character}", "{others_character}")
+    ]
+    skills = [{"attribute": "perception", "kind": "skill"}, {"kind": "specialization"}]
+    return {
+        "encounters:step": step,
+        "encounters:add": add,
+        "characters:improve": improve,
+        "characters:awards": awards,
+        "characters:skills": skills,
+    }
 
 
 KEPT_VALID = _kept_valid()

@@ -293,3 +293,28 @@ def test_demo_loader_is_idempotent():
     assert campaign.memberships.count() == 3
     assert campaign.memberships.filter(role=Membership.Role.GM).count() == 1
     assert Invitation.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_editing_the_campaign_never_writes_back_an_old_game_date(client):
+    """The edit form holds the campaign as it was read; a time advance may move the date while
+    the GM types. Saving the name must not put the old date back."""
+    from campaigns.models import Campaign
+
+    campaign = CampaignFactory(name="Before")
+    client.force_login(campaign.created_by)
+    url = reverse("campaigns:edit", args=[campaign.pk])
+    original_save = Campaign.save
+
+    def advance_meanwhile(self, *args, **kwargs):
+        Campaign.objects.filter(pk=self.pk).update(game_day=30)  # the job, between read and save
+        return original_save(self, *args, **kwargs)
+
+    Campaign.save = advance_meanwhile
+    try:
+        response = client.post(url, {"name": "After", "description": ""})
+    finally:
+        Campaign.save = original_save
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert (campaign.name, campaign.game_day) == ("After", 30)

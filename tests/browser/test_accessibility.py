@@ -368,6 +368,103 @@ def _(page, world):
     expect(page.locator(".errorlist").first).to_be_visible()
 
 
+# Between adventures: the calendar, awards, advancement, the GM's skill edits ---------------
+def campaign_url(world, name):
+    return reverse(f"characters:{name}", args=[world.campaign.pk])
+
+
+def advance_time(world):
+    """Kessa's dodge (with a teacher) and Knowledge (against the GM's 4D) trained through an
+    advance of 250 days, run at once as without Redis: the report has an attribute roll."""
+    from characters.advancement import request_advancement
+    from characters.downtime import start_advance
+    from characters.services import change_balance
+    from config.celery import app
+
+    change_balance(world.pc, "cp", 30, "award", world.gm)
+    request_advancement(world.pc, "skill", "dodge", actor=world.gm)
+    request_advancement(world.pc, "attribute", "knowledge", actor=world.gm, species_maximum="4D")
+    before, app.conf.task_always_eager = app.conf.task_always_eager, True
+    try:
+        start_advance(world.campaign, 250, actor=world.gm)
+    finally:
+        app.conf.task_always_eager = before
+
+
+def awaiting_request(world):
+    """The campaign asks for approval; Kessa's player asks for a blaster pip."""
+    from characters.advancement import request_advancement
+
+    type(world.campaign).objects.filter(pk=world.campaign.pk).update(approve_advancement=True)
+    return request_advancement(world.pc, "skill", "blaster", actor=world.player)
+
+
+case("calendar, as a player", "player")(lambda page, w: page.goto(campaign_url(w, "calendar")))
+
+
+@case("calendar, the GM's after an advance", "gm")
+def _(page, world):
+    advance_time(world)
+    page.goto(campaign_url(world, "calendar"))
+    expect(page.locator("#advance-bar")).to_be_visible()
+
+
+@case("calendar, an advance refused", "gm")
+def _(page, world):
+    page.goto(campaign_url(world, "calendar"))
+    page.get_by_label("Advance by (days)").fill("0")
+    with page.expect_response(lambda r: r.request.method == "POST" and "/advance/" in r.url) as r:
+        page.get_by_role("button", name="Advance", exact=True).click()
+    assert r.value.status == 400
+    expect(page.locator("#advance-form .errorlist")).to_be_visible()
+
+
+@case("awards, a bad row", "gm")
+def _(page, world):
+    page.goto(campaign_url(world, "awards"))
+    page.locator("fieldset.award-row").first.get_by_label("CP", exact=True).fill("-3")
+    page.get_by_role("button", name="Award to everyone").click()
+    expect(page.locator(".award-row .errorlist").first).to_be_visible()
+
+
+@case("improve, the quote", "player")
+def _(page, world):
+    page.goto(sheet_url(world.pc, "improve"))
+    page.get_by_label("Improve").select_option(label="blaster 5D+1 (skill)")
+    expect(page.locator("#quote")).to_contain_text("Character Points")
+
+
+@case("improve, refused", "player")
+def _(page, world):
+    page.goto(sheet_url(world.pc, "improve"))
+    page.get_by_label("Improve").select_option(label="A new skill…")
+    page.get_by_label("Name of the new skill, specialization or Force power").fill("dodge")
+    expect(page.locator("#quote")).to_contain_text("Not possible")
+
+
+@case("improvements, one awaiting the GM", "player")
+def _(page, world):
+    awaiting_request(world)
+    page.goto(sheet_url(world.pc, "advancements"))
+    expect(page.get_by_role("button", name=re.compile("^Withdraw"))).to_be_visible()
+
+
+@case("improvement requests, as the GM", "gm")
+def _(page, world):
+    awaiting_request(world)
+    page.goto(campaign_url(world, "approvals"))
+    expect(page.get_by_role("button", name=re.compile("^Approve"))).to_be_visible()
+
+
+case("skills, the GM's edits", "gm")(lambda page, w: page.goto(sheet_url(w.pc, "skills")))
+
+
+@case("skills, removal confirmation", "gm")
+def _(page, world):
+    blaster = world.pc.skills.get(name="blaster")
+    page.goto(f"{sheet_url(world.pc, 'skill_remove')}?skill={blaster.pk}")
+
+
 # ---------------------------------------------------------------------------------------------
 # The test
 # ---------------------------------------------------------------------------------------------
