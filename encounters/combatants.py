@@ -64,7 +64,7 @@ def _code(value: DieCode | int | str) -> DieCode:
     return Character._meta.get_field("dexterity").to_python(value)  # type: ignore[no-any-return]
 
 
-def _skill_key(name: str) -> str:
+def skill_key(name: str) -> str:
     """A skill name as the Combatant keeps it: lowercase, single spaces."""
     return " ".join(name.lower().split())
 
@@ -73,7 +73,7 @@ def attack_kind_for_skill(skill: str) -> AttackKind:
     """The kind of attack a weapon skill makes: melee combat (and its specializations) and
     lightsaber are melee, brawling is brawling, everything else (blaster, grenade, bows…)
     ranged."""
-    key = _skill_key(skill)
+    key = skill_key(skill)
     if key == "lightsaber" or key.startswith("melee combat"):
         return "melee"
     if key.startswith("brawling"):
@@ -84,7 +84,7 @@ def attack_kind_for_skill(skill: str) -> AttackKind:
 def does_energy_damage(kind: AttackKind, skill: str) -> bool:
     """Which of armour's two codes resists the weapon: blasters (any ranged weapon) and
     lightsabers do energy damage; blades, clubs and fists physical."""
-    return kind == "ranged" or _skill_key(skill) == "lightsaber"
+    return kind == "ranged" or skill_key(skill) == "lightsaber"
 
 
 _STRENGTH_DAMAGE = re.compile(r"\bDamage (STR(?: ?\+ ?[0-9]{1,2}D(?:\+[12])?)?)\b", re.IGNORECASE)
@@ -116,7 +116,7 @@ def _weapon(items: Iterable[Item]) -> Weapon | None:
             found = _STRENGTH_DAMAGE.search(item.notes or "")
             if found is None:
                 continue
-            skill = _skill_key(item.skill or "") or "melee combat"
+            skill = skill_key(item.skill or "") or "melee combat"
             kind = attack_kind_for_skill(skill)
             return Weapon(
                 name=item.name,
@@ -125,7 +125,7 @@ def _weapon(items: Iterable[Item]) -> Weapon | None:
                 kind=kind,
                 energy=does_energy_damage(kind, skill),
             )
-        skill = _skill_key(item.skill or "") or "blaster"
+        skill = skill_key(item.skill or "") or "blaster"
         kind = attack_kind_for_skill(skill)
         return Weapon(
             name=item.name,
@@ -156,7 +156,7 @@ def _skills(skills: Iterable[Skill]) -> tuple[tuple[str, DieCode], ...]:
     case or spacing, the higher code is kept."""
     best: dict[str, DieCode] = {}
     for skill in skills:
-        key = _skill_key(skill.name)
+        key = skill_key(skill.name)
         code = _code(skill.code)
         if key and (key not in best or code > best[key]):
             best[key] = code
@@ -168,7 +168,7 @@ def _specialized(weapon: Weapon | None, skills: tuple[tuple[str, DieCode], ...])
     pistol) is fired with that specialization's code."""
     if weapon is None:
         return None
-    name = _skill_key(weapon.name)
+    name = skill_key(weapon.name)
     if name != weapon.skill and any(key == name for key, _ in skills):
         return dataclasses.replace(weapon, skill=name)
     return weapon

@@ -21,7 +21,7 @@ from django.utils.text import slugify
 from campaigns.models import Campaign
 from characters.fields import DieCodeFormField, parse_sheet_code
 from characters.models import Character
-from encounters.combatants import attack_kind_for_skill, does_energy_damage
+from encounters.combatants import attack_kind_for_skill, does_energy_damage, skill_key
 from encounters.models import StatBlock
 from rules.combat import Armour, WeaponRange
 from rules.dice import DieCode, DieCodeError
@@ -63,10 +63,6 @@ def _words(text: str) -> str:
     return " ".join((text or "").split())
 
 
-def _skill_key(name: str) -> str:
-    return _words(name).lower()
-
-
 def _clean_side(value: str) -> str:
     side = _words(value)
     if not side:
@@ -90,7 +86,7 @@ def parse_skill_list(text: str) -> tuple[tuple[str, DieCode], ...]:
         tokens = entry.split()
         # The code starts at the first word that starts like one (4D, +1, -1D).
         at = next((i for i, t in enumerate(tokens) if t[0] in "0123456789+-"), len(tokens))
-        name = _skill_key(" ".join(tokens[:at]).rstrip(":"))
+        name = skill_key(" ".join(tokens[:at]).rstrip(":"))
         code_text = "".join(tokens[at:])
         if not name:
             errors.append(f"“{entry}”: name the skill before its code, as in blaster 4D.")
@@ -309,7 +305,7 @@ class QuickStatBlockForm(forms.Form):
         return parse_weapon_damage(self.cleaned_data["weapon_damage"])
 
     def clean_weapon_skill(self) -> str:
-        return _skill_key(self.cleaned_data["weapon_skill"])
+        return skill_key(self.cleaned_data["weapon_skill"])
 
     def clean_weapon_ranges(self) -> WeaponRange | None:
         return parse_weapon_ranges(self.cleaned_data["weapon_ranges"])
