@@ -310,6 +310,25 @@ def reaction_odds(
     }
 
 
+def dice_text(name: str, roll: dict[str, Any]) -> str:
+    """One stored roll as the log shows it, every die accounted for: "attack 4D+1: 4 2 4 ·
+    W 6+3 · CP 6 = 25", the Wild Die's chain marked W, Character Point dice CP, dice a Wild
+    Die 1 took away and a complication named."""
+    parts = [" ".join(str(f) for f in roll.get("normal", []))]
+    if roll.get("wild"):
+        parts.append("W " + "+".join(str(f) for f in roll["wild"]))
+    for chain in roll.get("cp", []):
+        parts.append("CP " + "+".join(str(f) for f in chain))
+    if roll.get("removed"):
+        parts.append("removed " + " ".join(str(f) for f in roll["removed"]))
+    text = " · ".join(p for p in parts if p)
+    pool = roll.get("pool") or roll.get("code") or ""
+    out = f"{name} {pool}: {text} = {roll.get('total')}"
+    if roll.get("complication"):
+        out += " (Wild Die 1: complication)"
+    return out
+
+
 def log_entries(steps: list[Any], *, gm: bool, npc_ids: set[str]) -> list[dict[str, Any]]:
     """The stored steps as the log reads them, newest first: each event's sentence, and its
     dice for the GM or for a combatant who is not an NPC."""
@@ -320,9 +339,7 @@ def log_entries(steps: list[Any], *, gm: bool, npc_ids: set[str]) -> list[dict[s
             show_dice = gm or e.get("combatant") not in npc_ids
             dice = []
             if show_dice:
-                for name, roll in e.get("rolls", []):
-                    faces = list(roll.get("normal", [])) + list(roll.get("wild", []))
-                    dice.append(f"{name}: {' '.join(str(f) for f in faces)}")
+                dice = [dice_text(name, roll) for name, roll in e.get("rolls", [])]
             lines.append(
                 {"text": e.get("text", ""), "dice": "; ".join(dice), "kind": e.get("kind")}
             )
