@@ -163,6 +163,9 @@ def _context(
         "status": present.status(state, ruleset=ruleset),
         "rows": present.rows(state, ruleset=ruleset, gm=gm, own=own, only=only),
         "full": full,
+        # The GM's lists of who can act: redrawn when a step took someone out of the fight.
+        "controls_stale": not full
+        and any(c.id in (only or ()) and c.out_of_fight for c in state.combatants),
         "you": you,
         "log": present.log_entries(recent, gm=gm, npc_ids=npc_ids),
         "fighters": [c for c in state.combatants if not c.out_of_fight],

@@ -418,3 +418,19 @@ def test_a_force_point_on_a_dodge_comes_off_the_sheet_and_doubles_the_round(
     assert LedgerEntry.objects.get(character=kira, currency="fp").delta == -1
     state = Encounter.objects.get(pk=encounter.pk).current_state()
     assert state.combatant(pc_id).reactions[0].total == 3 * 4  # dodge 3D doubled, less 2D: 4D
+
+
+def test_taking_someone_out_redraws_the_gms_lists_of_who_can_act(client, table, monkeypatch):
+    """Kira's shot incapacitates the trooper: the answer redraws the GM's controls, whose
+    attacker list no longer offers him."""
+    campaign, encounter, _player, _kira, pc_id = table
+    _login(client, campaign.created_by)
+    _to_round(client, encounter, pc_id)
+    _step(client, encounter, type="attack", attacker=pc_id, target="tk1", difficulty=5)
+    # blaster 4D less 1D (two actions): 3 3 3 = 9 hits; rifle 5D: 25 against Strength 2D: 4
+    _fixed(monkeypatch, [3, 3, 3, 5, 5, 5, 5, 5, 2, 2])
+    body = _step(client, encounter, type="resolve_attack").content.decode()
+    assert 'id="enc-controls"' in body
+    attackers = body[body.index('id="atk-attacker"') :]
+    attackers = attackers[: attackers.index("</select>")]
+    assert 'value="tk1"' not in attackers and f'value="{pc_id}"' in attackers
