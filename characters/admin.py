@@ -23,7 +23,13 @@ class CharacterAdmin(admin.ModelAdmin):
     list_display = ("name", "campaign", "kind", "owner", "character_points", "force_points")
     list_filter = ("kind", "campaign")
     inlines = [SkillInline, ItemInline, PowerInline]
-    readonly_fields = ("character_points", "force_points", "dark_side_points", "credits")
+    readonly_fields = (
+        "character_points",
+        "force_points",
+        "dark_side_points",
+        "pending_cp",
+        "credits",
+    )
 
 
 @admin.register(LedgerEntry)

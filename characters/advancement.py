@@ -44,6 +44,7 @@ from characters.models import (
     Skill,
     TraitUse,
 )
+from characters.month_end import posts_at_month_end
 from characters.services import LedgerError, change_balance, lift_skills_with_attributes
 from rules import DieCode, FixedDice, RulesError, RuleSet, SeededDice, SystemDice, roll
 from rules.advancement import (
@@ -1090,9 +1091,12 @@ def award_all(
     ledger in one transaction: all of it or, on any refusal, none.
 
     House options, where the campaign's ruleset uses them: the kill bonus is accepted only
-    under the House advancement table; the [HOUSE] CP slot cap (:func:`cp_slot_cap`: 20, or 30
-    once the party has ``joined_group``; none under ``full_might``) is reported on a line's
-    ``note`` (points earned in play may exceed it, so it never refuses an award).
+    under the House advancement table; under it too the CP (kill bonus included) go to the
+    character's pending slot (``Currency.PENDING_CP``), posted to his Character Points at the
+    month's end (:mod:`characters.month_end`); the [HOUSE] CP slot cap (:func:`cp_slot_cap`:
+    20, or 30 once the party has ``joined_group``; none under ``full_might``) is reported on a
+    line's ``note``, counting the points pending (points earned in play may exceed it, so it
+    never refuses an award).
     Returns one JSON-safe line per ledger entry."""
     _require_gm(campaign.pk, actor, "award points")
     ruleset = campaign.ruleset
@@ -1103,6 +1107,7 @@ def award_all(
     if not any(a.cp or a.fp or a.dsp or a.kill_bonus for a in checked):
         raise AdvancementError("nothing to award: every amount is 0")
     cap = cp_slot_cap(joined_group, full_might, ruleset=ruleset)
+    cp_slot = Currency.PENDING_CP if posts_at_month_end(ruleset) else Currency.CP
     lines: list[dict[str, Any]] = []
     with transaction.atomic():
         characters = {
@@ -1117,8 +1122,8 @@ def award_all(
         for award in sorted(checked, key=lambda a: a.character_id):
             character = characters[award.character_id]
             for currency, amount, reason in (
-                (Currency.CP, award.cp, award.reason),
-                (Currency.CP, award.kill_bonus, f"Kill bonus: {award.reason}"),
+                (cp_slot, award.cp, award.reason),
+                (cp_slot, award.kill_bonus, f"Kill bonus: {award.reason}"),
                 (Currency.FP, award.fp, award.reason),
                 (Currency.DSP, award.dsp, award.reason),
             ):
@@ -1138,6 +1143,13 @@ def award_all(
                     line["note"] = (
                         f"{character.name} holds {entry.balance_after} CP, above the {cap} CP "
                         "slot cap; only points earned while gaming may be there beyond it"
+                    )
+                held = character.character_points + character.pending_cp
+                if currency == Currency.PENDING_CP and cap is not None and held > cap:
+                    line["note"] = (
+                        f"{character.name} will hold {held} CP once the pending points are "
+                        f"posted, above the {cap} CP slot cap; only points earned while gaming "
+                        "may be there beyond it"
                     )
                 lines.append(line)
     return lines

@@ -318,7 +318,7 @@ def _awards(reason_form, rows) -> list[service.Award]:
     return out
 
 
-CURRENCY_WORDS = {"cp": "CP", "fp": "FP", "dsp": "DSP"}
+CURRENCY_WORDS = {"cp": "CP", "fp": "FP", "dsp": "DSP", "pcp": "CP pending until the month's end"}
 
 
 def _award_messages(request, lines: list[dict]) -> None:

@@ -45,6 +45,7 @@ from campaigns.models import Campaign, Membership
 from characters import live
 from characters.advancement import complete_due
 from characters.models import TimeAdvance
+from characters.month_end import post_pending_cp
 
 logger = logging.getLogger(__name__)
 
@@ -58,9 +59,10 @@ day's transaction and must be idempotent per day (a day is redone whole after a 
 handler that finds its work already done returns nothing for it)."""
 
 
-HANDLERS: tuple[Handler, ...] = (complete_due,)
-"""Every downtime handler, run in this order for each day of an advance: today the trainings
-that end (:func:`characters.advancement.complete_due`); improvement projects, healing and
+HANDLERS: tuple[Handler, ...] = (complete_due, post_pending_cp)
+"""Every downtime handler, run in this order for each day of an advance: the trainings that
+end (:func:`characters.advancement.complete_due`), then, on a month's end, the [HOUSE] pending
+CP posted (:func:`characters.month_end.post_pending_cp`); improvement projects, healing and
 schools go here next."""
 
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}

@@ -53,6 +53,7 @@ class Currency(models.TextChoices):
     CP = "cp", "Character Points"
     FP = "fp", "Force Points"
     DSP = "dsp", "Dark Side Points"
+    PENDING_CP = "pcp", "Pending CP"
     CREDITS = "credits", "Credits"
 
 
@@ -94,6 +95,12 @@ class Character(models.Model):
     character_points = models.PositiveIntegerField(default=0)
     force_points = models.PositiveIntegerField(default=0)
     dark_side_points = models.PositiveIntegerField(default=0)
+    pending_cp = models.PositiveIntegerField(
+        default=0,
+        db_default=0,
+        help_text="[HOUSE] CP awarded at an adventure's end, posted to the Character Points at "
+        "the month's end (characters.month_end).",
+    )
     credits = models.PositiveIntegerField(default=0)
 
     # Injuries: the engine's rules.injuries.WoundState, split in two (Character.wound_state).
@@ -168,6 +175,7 @@ BALANCE_FIELDS = {
     Currency.CP: "character_points",
     Currency.FP: "force_points",
     Currency.DSP: "dark_side_points",
+    Currency.PENDING_CP: "pending_cp",
     Currency.CREDITS: "credits",
 }
 

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from characters import advancement_views, calendar_views, live, log, views, wizard
+from characters import advancement_views, calendar_views, live, log, trait_views, views, wizard
 
 app_name = "characters"
 
@@ -38,5 +38,6 @@ urlpatterns = [
     path("calendar/adventures/end/", calendar_views.adventure_end, name="adventure_end"),
     path("calendar/awards/", calendar_views.awards, name="awards"),
     path("calendar/advance/", calendar_views.advance, name="advance"),
+    path("calendar/traits/", trait_views.trait_uses, name="trait_uses"),
     path("advancements/", advancement_views.approvals, name="approvals"),
 ]

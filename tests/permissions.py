@@ -277,6 +277,16 @@ ROWS: list[Row] = [
         gm=302,
         data={"days": 5, "from_day": 0},
     ),
+    # The GM ticks skills used in the adventure; the scenario has none (a tick is refused, 400).
+    Row("characters:trait_uses", args=("campaign",), player=403),
+    Row(
+        "characters:trait_uses",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=400,
+        data={"adventure": 1, "character": "{character}", "trait": "dexterity", "used": "1"},
+    ),
     Row("characters:approvals", args=("campaign",), player=403),
     Row(
         "characters:approvals",

@@ -64,6 +64,7 @@ from characters.forms_wizard import (
     SpeciesForm,
     StartForm,
 )
+from characters.trait_views import TraitTickForm
 from characters.wizard import STEPS
 from encounters.forms import AddCharactersForm, QuickStatBlockForm
 from rules import RuleSet
@@ -150,6 +151,7 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:awards": _award_names(),
         "characters:advance": [*_names(AdvanceForm), "advance", "seen"],
         "characters:approvals": _names(DecisionForm),
+        "characters:trait_uses": _names(TraitTickForm),
         "encounters:list": ["name"],
         "encounters:step": _step_names(),
         "encounters:undo": ["seen", "version"],

@@ -16,8 +16,6 @@ def posting_day(character) -> int:
     the fields the sheet needs (``characters.access.character_or_404``). Used only when
     something is pending, so a sheet without pending points costs no query."""
     game_day = (
-        Campaign.objects.filter(pk=character.campaign_id)
-        .values_list("game_day", flat=True)
-        .first()
+        Campaign.objects.filter(pk=character.campaign_id).values_list("game_day", flat=True).first()
     )
     return next_posting_day(game_day or 0)
