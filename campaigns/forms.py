@@ -20,8 +20,14 @@ class SignupForm(UserCreationForm):
 class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
-        fields = ("name", "description")
+        fields = ("name", "description", "approve_characters")
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+        labels = {"approve_characters": "New characters need the GM's approval"}
+        help_texts = {
+            "approve_characters": "A player's new character waits for a game master to approve "
+            "it (or return it with a reason) before it plays; without this, only a character "
+            "the creation rules refuse goes to you, when its player asks."
+        }
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()

@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
@@ -50,6 +51,11 @@ class Campaign(models.Model):
         default=False,
         db_default=False,
         help_text="Players' advancement requests wait for a GM's approval before training.",
+    )
+    approve_characters = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="New player characters wait for a GM's approval before they play.",
     )
 
     class Meta:
@@ -199,3 +205,46 @@ class Adventure(models.Model):
     @property
     def running(self) -> bool:
         return self.end_day is None
+
+
+class LibraryEntry(models.Model):
+    """A species, character template, weapon, armour or piece of gear the campaign's game
+    masters keep: ``data`` is the entry as :func:`rules.library.check_entry` returns it for its
+    kind (the engine validates it; the app stores it). The sources' entries ship read-only in
+    ``rules/data`` and are not rows: a GM copies one here to change it, and a campaign entry
+    shadows the built-in of the same kind and name."""
+
+    class Kind(models.TextChoices):
+        SPECIES = "species", "Species"
+        TEMPLATE = "template", "Template"
+        WEAPON = "weapon", "Weapon"
+        ARMOUR = "armour", "Armour"
+        GEAR = "gear", "Gear"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="library")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    name = models.CharField(max_length=100)
+    data = models.JSONField(help_text="rules.library.check_entry(kind, data): the entry.")
+    source = models.CharField(
+        max_length=120, blank=True, help_text='Where it comes from, e.g. "Galaxy Guide 4, p. 12".'
+    )
+    copied_from = models.CharField(
+        max_length=100, blank=True, help_text="The built-in entry it was copied from, if any."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "name", "pk"]
+        verbose_name_plural = "library entries"
+        constraints = [
+            models.UniqueConstraint(
+                "campaign", "kind", Lower("name"), name="one_library_entry_per_kind_and_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.name}"

@@ -6,5 +6,10 @@ class CharactersConfig(AppConfig):
 
     def ready(self):
         # The live channel's receivers (membership and character changes bump a campaign's
-        # version) must be connected wherever models change, web process or worker.
+        # version) must be connected wherever models change, web process or worker; and the
+        # characters' parts of a campaign backup, after the campaign's own (campaigns.backup).
+        from campaigns.backup import register
         from characters import live  # noqa: F401
+        from characters.backup import PARTS
+
+        register(*PARTS)

@@ -9,12 +9,13 @@ from django.core.exceptions import ValidationError
 
 from characters.fields import DieCodeFormField
 from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES
-from rules import reference
+from rules import DieCode, reference
 from rules.creation import (
     PROPOSED_MAX_MOVE,
     PROPOSED_MAXIMUM_CEILING,
     PROPOSED_MINIMUM_FLOOR,
     STARTING_CREDITS,
+    SpeciesLimits,
     attribute_budget,
     proposed_maximum_problem,
     proposed_minimum_problem,
@@ -22,6 +23,7 @@ from rules.creation import (
     skill_budget,
 )
 from rules.force import FORCE_SKILLS, force_powers
+from rules.library import species_limits
 
 CUSTOM_SPECIES = "custom"
 MAX_SKILL_ROWS = 40
@@ -86,10 +88,23 @@ class StartForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,
     )
+    template = forms.ChoiceField(
+        label="Start from a template",
+        required=False,
+        help_text="Fills in species, attributes, skills, the Force, gear and background from "
+        "the campaign's library; you can still change everything.",
+    )
 
-    def __init__(self, *args, membership, **kwargs):
+    def __init__(self, *args, membership, templates=(), **kwargs):
+        """``templates``: the campaign library's character templates."""
         super().__init__(*args, **kwargs)
         self.is_gm = membership.is_gm
+        self.fields["template"].choices = [("", "No template: start blank")] + [
+            (t.name, t.name + (f" ({t.data['species']})" if t.data.get("species") else ""))
+            for t in templates
+        ]
+        if not templates:
+            del self.fields["template"]
         if self.is_gm:
             ruleset = membership.campaign.ruleset
             self.fields["npc_budget"].choices = [
@@ -113,43 +128,49 @@ class StartForm(forms.Form):
 # ---------------------------------------------------------------------------------------------
 # Species
 # ---------------------------------------------------------------------------------------------
-def species_choices():
-    rows = [
-        (s.name, s.name if s.has_statistics else f"{s.name} (enter limits)")
-        for s in reference.species()
-    ]
-    return [*rows, (CUSTOM_SPECIES, "Custom species (enter limits)")]
-
-
-def listed_species(choice) -> reference.Species | None:
-    """The listed species of this choice, or None for a custom one (or a name not listed)."""
-    if not isinstance(choice, str) or not choice or choice == CUSTOM_SPECIES:
+def entry_limits(entry) -> SpeciesLimits | None:
+    """A library species entry's attribute limits and Move (``rules.library.species_limits``),
+    None when the entry has no numbers (a built-in species the sources print none for)."""
+    if entry is None:
         return None
+    return species_limits(entry.data)
+
+
+def find_entry(entries, name):
+    """The entry of this name (any case) among ``entries``, or None (custom, or not listed)."""
+    if not isinstance(name, str) or not name or name == CUSTOM_SPECIES:
+        return None
+    folded = name.casefold()
+    return next((e for e in entries if e.name.casefold() == folded), None)
+
+
+def species_plural(name: str) -> str:
+    """How the sources write a species in the plural (``Ewoks``), or its name."""
     try:
-        return reference.species_by_name(choice)
+        return reference.species_by_name(name).plural
     except reference.ReferenceDataError:
-        return None
-
-
-def printed_species(choice) -> reference.Species | None:
-    """The listed species of this choice when the data gives its limits and Move."""
-    known = listed_species(choice)
-    return known if known is not None and known.has_statistics else None
+        return name
 
 
 class SpeciesForm(LiveForm):
-    """A listed species with statistics brings its own limits and Move (whatever was typed); a
-    custom species or one without printed statistics needs them entered. A GM enters any; a
-    player's are a proposal held to the human range (``rules.creation.proposed_*``)."""
+    """The campaign library's species (built-in and the GM's): one with numbers brings its own
+    limits and Move (whatever was typed); a custom species or one without numbers needs them
+    entered. A GM enters any; a player's are a proposal held to the human range
+    (``rules.creation.proposed_*``)."""
 
     species = forms.ChoiceField(label="Species", initial="Human")
     custom_name = forms.CharField(label="Custom species name", max_length=60, required=False)
     move = forms.IntegerField(label="Move", min_value=1, max_value=40, required=False)
 
-    def __init__(self, *args, gm: bool = False, **kwargs):
+    def __init__(self, *args, gm: bool = False, entries=(), **kwargs):
+        """``entries``: the campaign library's species (``campaigns.library.entries``)."""
         super().__init__(*args, **kwargs)
         self.gm = gm
-        self.fields["species"].choices = species_choices()
+        self.entries = list(entries)
+        self.fields["species"].choices = [
+            (e.name, e.name if entry_limits(e) is not None else f"{e.name} (enter limits)")
+            for e in self.entries
+        ] + [(CUSTOM_SPECIES, "Custom species (enter limits)")]
         for a in ATTRIBUTES:
             label = ATTRIBUTE_LABELS[a]
             self.fields[f"{a}_min"] = DieCodeFormField(label=f"{label} minimum", required=False)
@@ -178,25 +199,36 @@ class SpeciesForm(LiveForm):
     def is_custom(self) -> bool:
         return self.chosen() == CUSTOM_SPECIES
 
-    def statistics(self) -> reference.Species | None:
-        return printed_species(self.chosen())
+    def entry(self):
+        return find_entry(self.entries, self.chosen())
 
-    def statistic_rows(self) -> list[tuple[str, str, str]]:
-        known = self.statistics()
-        if known is None:
-            return []
-        ranges = dict(known.attributes or ())
-        return [
-            (ATTRIBUTE_LABELS[a], str(ranges[a].minimum), str(ranges[a].maximum))
-            for a in ATTRIBUTES
-        ]
+    def statistics(self) -> dict | None:
+        """The chosen species' numbers from the library: name, limit rows, Move, its maximum,
+        special abilities and source; None when it has none (they are entered here)."""
+        entry = self.entry()
+        limits = entry_limits(entry)
+        if limits is None:
+            return None
+        move = entry.data.get("move") or {}
+        return {
+            "name": entry.name,
+            "rows": [(ATTRIBUTE_LABELS[a], str(lo), str(hi)) for a, lo, hi in limits.limits],
+            "move": limits.move,
+            "max_move": move.get("max") if isinstance(move, dict) else None,
+            "builtin": entry.builtin,
+        }
+
+    def special_abilities(self) -> str:
+        entry = self.entry()
+        return (entry.data.get("special_abilities") or "") if entry is not None else ""
 
     def limits_help(self) -> str:
-        known = listed_species(self.chosen())
-        if known is not None:
+        entry = self.entry()
+        if entry is not None:
             text = (
-                f"The sources print no limits for {known.plural}: enter them from the species' "
-                "sourcebook entry."
+                f"The sources print no limits for {species_plural(entry.name)}: enter them "
+                "from the species' sourcebook entry, or ask your GM to add them to the "
+                "campaign's library."
             )
         else:
             text = "Enter the custom species' attribute limits and Move."
@@ -206,7 +238,7 @@ class SpeciesForm(LiveForm):
             f"{text} As a player you propose them within the human range: each minimum "
             f"{PROPOSED_MINIMUM_FLOOR} or more, each maximum {PROPOSED_MAXIMUM_CEILING} or less, "
             f"Move {PROPOSED_MAX_MOVE} or less; your GM checks them. Wider limits are the GM's to "
-            "set: ask your GM to create this character for you."
+            "set: ask your GM to add the species to the campaign's library."
         )
 
     def limit_rows(self):
@@ -218,14 +250,12 @@ class SpeciesForm(LiveForm):
         choice = data.get("species")
         if not choice:
             return data
-        known = printed_species(choice)
+        entry = find_entry(self.entries, choice)
+        known = entry_limits(entry)
         if known is not None:
-            data["limits"] = {
-                a: [str(r.minimum), str(r.maximum)]
-                for a, r in known.attributes  # type: ignore
-            }
-            data["name"] = known.name
-            data["move"] = known.move or 10  # the species' own Move, never one typed for another
+            data["limits"] = {a: [str(lo), str(hi)] for a, lo, hi in known.limits}
+            data["name"] = entry.name
+            data["move"] = known.move  # the species' own Move, never one typed for another
             return data
         if choice == CUSTOM_SPECIES and not (data.get("custom_name") or "").strip():
             self.add_error("custom_name", ValidationError("Name the custom species.", "required"))
@@ -248,7 +278,10 @@ class SpeciesForm(LiveForm):
         if move is not None and not self.gm:
             self._refuse("move", proposed_move_problem(move))
         data["limits"] = limits
-        data["name"] = (data.get("custom_name") or "").strip() or choice
+        if entry is not None:
+            data["name"] = entry.name
+        else:
+            data["name"] = (data.get("custom_name") or "").strip() or choice
         return data
 
     def _check_end(self, name: str, value, message: str) -> None:
@@ -269,14 +302,19 @@ class SpeciesForm(LiveForm):
         }
 
     @staticmethod
-    def initial_from(saved: dict) -> dict:
-        """The saved choice, and the limits and Move entered for it when it has none printed
-        (a printed species shows its own: nothing to fill in)."""
+    def initial_from(saved: dict, entries=()) -> dict:
+        """The saved choice, and the limits and Move entered for it when the library gives it
+        none (a species with numbers shows its own: nothing to fill in). A saved choice the
+        library no longer lists comes back as a custom species with what was entered."""
         choice = saved.get("choice", "Human")
-        initial = {"species": choice}
+        entry = find_entry(entries, choice)
+        if choice != CUSTOM_SPECIES and entry is None and choice:
+            initial = {"species": CUSTOM_SPECIES, "custom_name": saved.get("name") or choice}
+        else:
+            initial = {"species": entry.name if entry is not None else choice}
         if choice == CUSTOM_SPECIES:
             initial["custom_name"] = saved.get("name", "")
-        if printed_species(choice) is None:
+        if entry_limits(entry) is None:
             initial["move"] = saved.get("move")
             for a, (lo, hi) in (saved.get("limits") or {}).items():
                 initial[f"{a}_min"], initial[f"{a}_max"] = lo, hi
@@ -485,6 +523,45 @@ def parse_item_lines(text: str) -> list[dict]:
     return items
 
 
+def damage_text(data: dict) -> str:
+    """A library weapon's damage as printed: ``4D``, ``STR+1D``, ``STR``, the blast bands
+    ``10D/8D/5D/2D``, or ``—``."""
+    blast = data.get("blast") or []
+    if blast:
+        return "/".join(str(band.get("damage")) for band in blast)
+    damage = data.get("damage")
+    if not damage:
+        return "—"
+    if data.get("adds_strength"):
+        code = DieCode.parse(damage)
+        return "STR" if not code else f"STR{code.signed()}"
+    return str(damage)
+
+
+def ranges_text(data: dict) -> str:
+    """A library weapon's range bands as printed, ``3-10/30/120``, or empty."""
+    ranges = data.get("ranges")
+    if not isinstance(ranges, dict):
+        return ""
+    try:
+        (low, high), medium, long = ranges["short"], ranges["medium"], ranges["long"]
+    except (KeyError, TypeError, ValueError):
+        return ""
+    return f"{low}-{high}/{medium}/{long}"
+
+
+def weapon_label(entry) -> str:
+    cost = entry.data.get("cost")
+    return f"{entry.name} — {damage_text(entry.data)}" + (f", {cost} cr" if cost else "")
+
+
+def armour_label(entry) -> str:
+    d = entry.data
+    return (
+        f"{entry.name} — +{d.get('physical') or '0D'} physical, +{d.get('energy') or '0D'} energy"
+    )
+
+
 class GearForm(LiveForm):
     weapons = forms.MultipleChoiceField(
         label="Weapons", required=False, widget=forms.CheckboxSelectMultiple
@@ -506,8 +583,9 @@ class GearForm(LiveForm):
         help_text="Cash in hand after buying the gear, as your GM allows.",
     )
 
-    def __init__(self, *args, credit_cap: int | None = None, **kwargs):
-        """``credit_cap``: the most a player may take (None for a game master)."""
+    def __init__(self, *args, credit_cap: int | None = None, weapons=(), armour=(), **kwargs):
+        """``credit_cap``: the most a player may take (None for a game master); ``weapons``
+        and ``armour``: the campaign library's entries (``campaigns.library.entries``)."""
         super().__init__(*args, **kwargs)
         self.credit_cap = credit_cap
         if credit_cap is not None:
@@ -516,14 +594,8 @@ class GearForm(LiveForm):
                 "your GM can award more through the ledger."
             )
             self.fields["credits"].widget.attrs["max"] = credit_cap
-        self.fields["weapons"].choices = [
-            (w.name, f"{w.name} — {w.damage_text}" + (f", {w.cost} cr" if w.cost else ""))
-            for w in reference.weapons()
-        ]
-        self.fields["armour"].choices = [
-            (a.name, f"{a.name} — +{a.physical} physical, +{a.energy} energy")
-            for a in reference.armour()
-        ]
+        self.fields["weapons"].choices = [(e.name, weapon_label(e)) for e in weapons]
+        self.fields["armour"].choices = [(e.name, armour_label(e)) for e in armour]
 
     def clean_credits(self):
         credits = self.cleaned_data.get("credits")

@@ -7,6 +7,7 @@ from django.db import models, transaction
 from django.db.models.signals import post_delete, post_init, post_save
 from django.dispatch import receiver
 from django.urls import reverse
+from django.utils import timezone
 
 from characters.fields import DieCodeField
 from rules import DieCode
@@ -262,7 +263,7 @@ class LedgerEntry(models.Model):
     roll = models.ForeignKey(
         "DiceRoll", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -297,7 +298,7 @@ class DiceRoll(models.Model):
     cp_spent = models.PositiveSmallIntegerField(default=0)
     force_point = models.BooleanField(default=False)
     hidden = models.BooleanField(default=False, help_text="Seen by the GMs only.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -316,7 +317,15 @@ class DiceRoll(models.Model):
 
 
 class CreationDraft(models.Model):
-    """The character wizard's state, kept on the server so a reload loses nothing."""
+    """The character wizard's state, kept on the server so a reload loses nothing. In a
+    campaign whose new characters need the GM's approval, a player's finished draft is
+    submitted (read-only to him) until the GM approves it, which creates the character, or
+    returns it with a reason for him to fix."""
+
+    class Status(models.TextChoices):
+        EDITING = "editing", "Being built"
+        SUBMITTED = "submitted", "Awaiting the GM's approval"
+        RETURNED = "returned", "Returned by the GM"
 
     campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -324,6 +333,21 @@ class CreationDraft(models.Model):
     step = models.CharField(max_length=20, default="species")
     data = models.JSONField(default=dict)
     updated_at = models.DateTimeField(auto_now=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.EDITING, db_default="editing"
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    exception_note = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="The player's request to the GM for what differs from the creation rules.",
+    )
+    review_reason = models.CharField(
+        max_length=300, blank=True, help_text="The GM's reason for returning the draft."
+    )
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-updated_at"]

@@ -1,6 +1,16 @@
 from django.urls import include, path
 
-from characters import advancement_views, calendar_views, live, log, trait_views, views, wizard
+from characters import (
+    advancement_views,
+    approval_views,
+    calendar_views,
+    import_views,
+    live,
+    log,
+    trait_views,
+    views,
+    wizard,
+)
 
 app_name = "characters"
 
@@ -22,7 +32,16 @@ character_patterns = [
     # The creation wizard: state lives in a CreationDraft on the server.
     path("new/", wizard.start, name="wizard_start"),
     path("new/<id:draft_id>/discard/", wizard.discard, name="wizard_discard"),
+    # The GM's approval of new characters: the player sends or withdraws, the GM decides.
+    path("new/<id:draft_id>/submit/", approval_views.submit, name="draft_submit"),
+    path("new/<id:draft_id>/withdraw/", approval_views.withdraw, name="draft_withdraw"),
+    path("drafts/", approval_views.queue, name="draft_queue"),
+    path("drafts/<id:draft_id>/", approval_views.review, name="draft_review"),
+    path("drafts/<id:draft_id>/approve/", approval_views.approve, name="draft_approve"),
+    path("drafts/<id:draft_id>/return/", approval_views.return_draft, name="draft_return"),
     path("new/<id:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
+    # A character from another D6 tool's file, opened as a draft on the wizard's review.
+    path("import/", import_views.import_character, name="import_character"),
 ]
 
 #: Mounted at /campaigns/<id>/ by config/urls.py: the characters, the campaign's dice log and

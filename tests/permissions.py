@@ -84,6 +84,12 @@ AWARD = {
 """The end of an adventure: 2 CP for the player's character."""
 
 
+COMLINK = {"name": "Comlink", "cost": 25, "description": "Personal communicator."}
+"""The scenario's one library entry (gear): the GM edits it with this data."""
+MEDPAC = {"name": "Medpac", "cost": 100, "availability": "1"}
+"""A new piece of gear for the library."""
+
+
 ROWS: list[Row] = [
     # Public and account pages
     Row("home", anonymous=200, outsider=200),
@@ -110,6 +116,11 @@ ROWS: list[Row] = [
     Row("campaigns:edit", args=("campaign",), player=403),
     Row("campaigns:rules", args=("campaign",), player=403),
     Row("campaigns:leave", "post", args=("campaign",), player=302, gm=302),
+    # Backups: only a GM downloads one; anyone logged in may restore one as a new campaign
+    # (posted without a file: the form's error, 400, nothing created).
+    Row("campaigns:backup", args=("campaign",), player=403),
+    Row("campaigns:restore", outsider=200),
+    Row("campaigns:restore", "post", outsider=400, player=400, gm=400),
     Row(
         "campaigns:invitation_create",
         "post",
@@ -131,6 +142,40 @@ ROWS: list[Row] = [
     # The scenario has no removal: the GM gets the 404 of an unknown removal (the real lifting
     # is tested in campaigns/tests/test_join.py).
     Row("campaigns:removal_allow", "post", args=("campaign", "other_member"), player=403, gm=404),
+    # The campaign's library (issue 17): every member reads and exports it; only a GM adds,
+    # edits, deletes (after a confirmation page) and imports. The scenario's library holds one
+    # gear entry, "library_entry"; an import without a file is refused with the reason.
+    Row("campaigns:library", args=("campaign",)),
+    Row("campaigns:library_export", args=("campaign",)),
+    Row("campaigns:library_import", args=("campaign",), player=403),
+    Row("campaigns:library_import", "post", args=("campaign",), player=403, gm=400),
+    Row("campaigns:library_add", args=("campaign", "library_kind"), player=403),
+    Row(
+        "campaigns:library_add",
+        "post",
+        args=("campaign", "library_kind"),
+        player=403,
+        gm=302,
+        data=MEDPAC,
+    ),
+    Row("campaigns:library_edit", args=("campaign", "library_entry"), player=403),
+    Row(
+        "campaigns:library_edit",
+        "post",
+        args=("campaign", "library_entry"),
+        player=403,
+        gm=302,
+        data=COMLINK,
+    ),
+    Row("campaigns:library_delete", args=("campaign", "library_entry"), player=403),
+    Row(
+        "campaigns:library_delete",
+        "post",
+        args=("campaign", "library_entry"),
+        player=403,
+        gm=302,
+        data={"confirm": "delete"},
+    ),
     # Characters: "character" belongs to the player; "others_character" to another player.
     Row("characters:list", args=("campaign",)),
     Row("characters:dice_log", args=("campaign",)),
@@ -180,6 +225,35 @@ ROWS: list[Row] = [
     ),
     Row("characters:wizard_step", args=("campaign", "draft", "draft_step"), gm=404),
     Row("characters:wizard_discard", "post", args=("campaign", "draft"), player=302, gm=404),
+    # The GM's approval of new characters (issue 17): the player sends or withdraws his own
+    # draft (the scenario's is incomplete and not sent: both refused with a message, 302);
+    # only a GM sees the queue; a draft never sent is its player's alone (404 even to the GM).
+    Row("characters:draft_submit", "post", args=("campaign", "draft"), player=302, gm=404),
+    Row("characters:draft_withdraw", "post", args=("campaign", "draft"), player=302, gm=404),
+    Row("characters:draft_queue", args=("campaign",), player=404),
+    Row("characters:draft_review", args=("campaign", "draft"), player=404, gm=404),
+    Row("characters:draft_approve", "post", args=("campaign", "draft"), player=404, gm=404),
+    Row(
+        "characters:draft_return",
+        "post",
+        args=("campaign", "draft"),
+        player=404,
+        gm=404,
+        data={"reason": "Fix the skills"},
+    ),
+    # Importing a character from another D6 tool's file (issue 17): any member; an empty POST
+    # is refused with a message (400), a character's JSON opens a draft on the review (302).
+    Row("characters:import_character", args=("campaign",)),
+    Row("characters:import_character", "post", args=("campaign",), player=400, gm=400),
+    Row(
+        "characters:import_character",
+        "post",
+        args=("campaign",),
+        player=302,
+        gm=302,
+        # braces doubled: row data is filled with str.format
+        data={"text": '{{"info": {{"name": "Imported"}}, "attrs": {{}}}}'},
+    ),
     # Advancement from the sheet (issue 16): the player improves his own character, the GM any;
     # the scenario has no request, so withdrawing "{character}" is a 404. A POST without
     # "confirm" only shows the quote. Only a GM edits skills (the scenario's character has

@@ -40,6 +40,7 @@ from campaigns.forms import (
     RuleOptionsForm,
     SignupForm,
 )
+from campaigns.library_forms import FORMS as LIBRARY_FORMS
 from characters.calendar_forms import (
     AdvanceForm,
     AdventureForm,
@@ -152,6 +153,13 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:advance": [*_names(AdvanceForm), "advance", "seen"],
         "characters:approvals": _names(DecisionForm),
         "characters:trait_uses": _names(TraitTickForm),
+        "campaigns:library_add": sorted(LIBRARY_FORMS["gear"].base_fields),
+        "campaigns:library_edit": sorted(LIBRARY_FORMS["gear"].base_fields),
+        "campaigns:library_import": ["file", "replace"],
+        "campaigns:library_delete": ["confirm"],
+        "characters:draft_submit": ["note"],
+        "characters:draft_return": ["reason"],
+        "characters:import_character": ["file", "text", "owner"],
         "encounters:list": ["name"],
         "encounters:step": _step_names(),
         "encounters:undo": ["seen", "version"],

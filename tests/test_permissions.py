@@ -8,7 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaigns.models import Membership
+from campaigns.models import LibraryEntry, Membership
 from campaigns.tests.factories import (
     CampaignFactory,
     InvitationFactory,
@@ -25,7 +25,8 @@ from encounters.tests.helpers import fighter
 from rules.combat import ActionCount
 from rules.dice import FixedDice, SeededDice
 from rules.encounter import EncounterState
-from tests.permissions import HX, LOGIN, ROWS, filled
+from rules.library import check_entry
+from tests.permissions import COMLINK, HX, LOGIN, ROWS, filled
 
 VISITORS = ("anonymous", "outsider", "player", "gm")
 
@@ -62,11 +63,16 @@ def scenario(db, monkeypatch):
     others_character = CharacterFactory(campaign=campaign, owner=other.user)
     secret_npc = NPCFactory(campaign=campaign, secret=True)
     draft = CreationDraft.objects.create(campaign=campaign, user=player)
+    library_entry = LibraryEntry.objects.create(
+        campaign=campaign, kind="gear", name="Comlink", data=check_entry("gear", COMLINK)
+    )
     encounter = _encounter(campaign, character)
     elsewhere = CampaignFactory()  # another campaign, with its own GM and encounter
     foreign_encounter = start_encounter(elsewhere, "Elsewhere", elsewhere.created_by)
     return SimpleNamespace(
         draft=draft.pk,
+        library_entry=library_entry.pk,
+        library_kind="gear",
         draft_step="species",
         character=character.pk,
         others_character=others_character.pk,

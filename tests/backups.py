@@ -1,0 +1,154 @@
+"""The campaign the backup tests export and import (tests/test_backup_*.py): the demo campaign
+of ``make run`` plus one of everything a backup carries, each made through the services a user's
+clicks go through, and the normalisation the round trip compares with."""
+
+import dataclasses
+import json
+
+from django.contrib.auth import get_user_model
+
+from campaigns.backup import export_campaign
+from campaigns.models import Adventure, LibraryEntry, Removal
+from characters.advancement import award_all, request_advancement, set_trait_use
+from characters.demo import load_demo
+from characters.downtime import run_advance
+from characters.models import CreationDraft, Skill, TimeAdvance
+from characters.services import change_balance, roll_trait
+from characters.skill_edits import gm_set_skill
+from encounters.combatants import combatant_for_character
+from encounters.models import StatBlock
+from encounters.services import apply_step, start_encounter
+from encounters.tests.helpers import fighter
+from rules import RuleSet, SeededDice
+from rules.combat import ActionCount
+from rules.dice import FixedDice
+from rules.encounter import COMMANDS, EncounterState
+from rules.library import builtin_entries, check_entry
+
+
+def rich_campaign():
+    """The demo campaign (three PCs, two NPCs, six rolls, their ledger) with a changed rule
+    option, a library species, an ended adventure with a skill ticked used in it, an
+    advancement trained and completed by an advance of time (its report), a running adventure
+    with a roll in it (a trait use) spending a Character Point, an award to the [HOUSE] pending
+    slot, a GM's skill edit, a player's draft, a removed player, a saved stat block, and an
+    encounter of a PC, an NPC and a quick stat block trooper with steps (a Character Point
+    spent on an attack through the ledger, the dice of the attack)."""
+    campaign = load_demo()
+    users = {u.username: u for u in get_user_model().objects.all()}
+    gm, leia, han = users["gm"], users["leia"], users["han"]
+    campaign.era = "0 ABY"
+    campaign.approve_characters = True
+    campaign.set_ruleset(dataclasses.replace(RuleSet(), advancement_table="house"))
+    campaign.save()
+    people = {c.name: c for c in campaign.characters.all()}
+    tala, rook = people["Tala Voss"], people["Rook Daran"]
+    trooper = people["Stormtrooper squad leader"]
+
+    human = next(e for e in builtin_entries("species") if e["name"] == "Human")
+    entry = check_entry("species", {**human, "name": "Near-Human", "source": "House sheet"})
+    LibraryEntry.objects.create(
+        campaign=campaign,
+        kind="species",
+        name=entry["name"],
+        data=entry,
+        source=entry["source"],
+        copied_from="Human",
+        created_by=gm,
+    )
+
+    ended = Adventure.objects.create(
+        campaign=campaign, name="The Tocarra Job", start_day=0, end_day=3
+    )
+    set_trait_use(tala, "dodge", actor=gm, adventure=ended)
+    change_balance(tala, "cp", 20, "End of the Tocarra Job", gm)
+    request_advancement(tala, "skill", "dodge", actor=gm, days=2)
+    advance = TimeAdvance.objects.create(
+        campaign=campaign, from_day=0, to_day=4, day_reached=0, seed=7, requested_by=gm
+    )
+    run_advance(advance.pk)
+    campaign.refresh_from_db()
+
+    Adventure.objects.create(campaign=campaign, name="Escape from Mos Eisley", start_day=4)
+    sneak = Skill.objects.get(character=tala, name="sneak")
+    roll_trait(
+        tala,
+        leia,
+        f"skill:{sneak.pk}",
+        ruleset=campaign.ruleset,
+        cp=1,
+        note="past the patrol",
+        rng=SeededDice(3),
+    )
+    award_all(campaign, [{"character_id": rook.pk, "reason": "Flew us out", "cp": 3}], actor=gm)
+    gm_set_skill(rook, actor=gm, name="sneak", code="3D+1", attribute="perception", kind="skill")
+    CreationDraft.objects.create(
+        campaign=campaign,
+        user=han,
+        step="attributes",
+        data={"start": {"owner": han.pk, "free_form": False}, "species": {"choice": "Human"}},
+    )
+    lando = get_user_model().objects.create_user("lando", password="a-long-test-password-42")
+    Removal.objects.create(campaign=campaign, user=lando, removed_by=gm)
+    StatBlock.objects.create(
+        campaign=campaign, name="Stormtrooper", block={"name": "Stormtrooper", "count": 2}
+    )
+
+    ruleset = campaign.ruleset
+    pc = combatant_for_character(tala, side="rebels", ruleset=ruleset)
+    npc = combatant_for_character(trooper, side="empire", ruleset=ruleset)
+    extra = fighter("sb-stormtrooper-1", "empire", name="Stormtrooper 1")
+    two = ActionCount(2)
+    state = EncounterState(
+        combatants=(pc.replace(actions=two), npc.replace(actions=two), extra.replace(actions=two)),
+        phase="round",
+        side_order=("rebels", "empire"),
+        order=(pc.id, npc.id, extra.id),
+        initiative_winner="rebels",
+    )
+    encounter = start_encounter(campaign, "Ambush at the docks", gm, state=state)
+    steps = [
+        (COMMANDS["act"](combatant=npc.id, what="takes cover"), FixedDice([])),
+        (
+            COMMANDS["attack"](attacker=pc.id, target=npc.id, difficulty=10, cp_dice=1),
+            FixedDice([]),
+        ),
+        (COMMANDS["resolve_attack"](), SeededDice(11)),
+    ]
+    for version, (command, dice) in enumerate(steps):
+        apply_step(encounter.pk, command.to_json(), expected_version=version, actor=gm, rng=dice)
+    return campaign
+
+
+def export_text(campaign) -> str:
+    return "".join(export_campaign(campaign))
+
+
+def normalised(text: str) -> dict:
+    """A backup as data, less what may differ between two exports of the same campaign: the
+    moment of the export. Everything else (refs, usernames, every record's times, which the
+    import keeps) must match, so a skill dropped or a roll's total changed shows."""
+    document = json.loads(text)
+    document.pop("exported_at")
+    return document
+
+
+def differences(a: dict, b: dict, at: str = "") -> list[str]:
+    """Where two documents differ (for a readable assertion message)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        found = []
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                found.append(f"{at}.{key}: only in one")
+            else:
+                found += differences(a[key], b[key], f"{at}.{key}")
+        return found
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{at}: {len(a)} against {len(b)} items"]
+        return [
+            d
+            for n, (x, y) in enumerate(zip(a, b, strict=True))
+            for d in differences(x, y, f"{at}[{n}]")
+        ]
+    return [] if a == b else [f"{at}: {a!r} != {b!r}"]
