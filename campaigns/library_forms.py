@@ -607,3 +607,7 @@ class LibraryImportForm(forms.Form):
             ) from None
         except RecursionError:
             raise ValidationError("The file nests too deeply to be a library file.") from None
+        except ValueError:  # a number of more than 4,300 digits, which Python will not read
+            raise ValidationError(
+                "The file holds a number too long to be read: is it a library file?"
+            ) from None

@@ -197,16 +197,7 @@ def entry_add(request, campaign_id, kind):
         if saved is not None:
             messages.success(request, f"“{saved.name}” added to the library.")
             return redirect(_library_url(campaign.pk, kind))
-    context = {
-        "campaign": campaign,
-        "form": form,
-        "kind": kind,
-        "kind_label": KIND_LABELS[kind],
-        "kind_name": library.KIND_NAMES[kind],
-        "original": original,
-    }
-    status = 400 if form.errors else 200
-    return render(request, "campaigns/library_form.html", context, status=status)
+    return _form_page(request, campaign, kind, form, original=original)
 
 
 @login_required
@@ -225,13 +216,18 @@ def entry_edit(request, campaign_id, entry_id):
         if saved is not None:
             messages.success(request, f"“{saved.name}” saved.")
             return redirect(_library_url(campaign.pk, kind))
+    return _form_page(request, campaign, kind, form, entry=entry)
+
+
+def _form_page(request, campaign, kind, form, **extra):
+    """The add or edit form, with a 400 while it holds errors."""
     context = {
         "campaign": campaign,
         "form": form,
         "kind": kind,
         "kind_label": KIND_LABELS[kind],
         "kind_name": library.KIND_NAMES[kind],
-        "entry": entry,
+        **extra,
     }
     status = 400 if form.errors else 200
     return render(request, "campaigns/library_form.html", context, status=status)

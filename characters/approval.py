@@ -25,12 +25,14 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns import library
 from campaigns.models import Membership
 from characters.models import ATTRIBUTE_LABELS, Character, CreationDraft
 from characters.wizard import (
     BALANCE_WORDS,
     ONLY_THE_GM,
     CreationRefused,
+    DraftSpecies,
     check_draft,
     create_from_draft,
     draft_species,
@@ -145,27 +147,30 @@ def withdraw(draft: CreationDraft, *, actor) -> CreationDraft:
 
 def _waiting(locked: CreationDraft, actor, verb: str) -> None:
     """The GM may decide on this draft now: he is a GM of its campaign and it waits for him."""
+    done = f"{verb}d" if verb.endswith("e") else f"{verb}ed"  # approved, returned
     if not _is_gm(locked.campaign_id, actor):
         raise ApprovalRefused(f"Only the campaign's game masters can {verb} a new character.")
     if locked.status == Status.EDITING and locked.submitted_at is None:
-        raise ApprovalRefused(f"{_name(locked)} has not been sent to the GM; nothing was {verb}d.")
+        raise ApprovalRefused(f"{_name(locked)} has not been sent to the GM; nothing was {done}.")
     if locked.status == Status.EDITING:
         raise ApprovalRefused(
-            f"{_name(locked)} was withdrawn by its player to be changed; nothing was {verb}d."
+            f"{_name(locked)} was withdrawn by its player to be changed; nothing was {done}."
         )
     if locked.status == Status.RETURNED:
         raise ApprovalRefused(
-            f"{_name(locked)} was already returned to its player; nothing was {verb}d."
+            f"{_name(locked)} was already returned to its player; nothing was {done}."
         )
 
 
 GONE = "This draft no longer exists: it was already approved (see the characters) or discarded."
 
 
-def approve(draft: CreationDraft, *, actor) -> Character:
+def approve(draft: CreationDraft, *, actor, add_species: bool = False) -> Character:
     """The GM approves the submitted draft: the character is created as the wizard creates it
     (its owner the draft's chosen player, ``actor`` signing the starting balances), whatever
-    differs from the creation rules; the draft is gone."""
+    differs from the creation rules; the draft is gone. ``add_species``: the species limits the
+    player proposed (:func:`proposed_species`) join the campaign's library in the same
+    transaction, so the next character of that species has them."""
     with transaction.atomic():
         locked = _locked(draft, GONE)
         _waiting(locked, actor, "approve")
@@ -175,12 +180,50 @@ def approve(draft: CreationDraft, *, actor) -> Character:
                 f"{_name(locked)} cannot be created: {assessment.essential[0]}. Return it to "
                 "the player with the reason."
             )
+        if add_species:
+            _add_proposed_species(locked, actor)
         try:
             return create_from_draft(
                 locked, campaign=locked.campaign, actor=actor, report=assessment.report
             )
         except CreationRefused as refusal:
             raise ApprovalRefused(f"{_name(locked)} cannot be created: {refusal}") from None
+
+
+def proposed_species(draft: CreationDraft) -> DraftSpecies | None:
+    """The species whose limits the player proposed and the library lacks with numbers (a
+    custom species, or a built-in the sources give no numbers for): the GM may add it to the
+    library when approving. None when the draft's species comes from the library."""
+    species = draft_species(draft.data, draft.campaign)
+    if not species.proposed or species.limits is None:
+        return None
+    if species.entry is not None and not species.entry.builtin:
+        return None
+    return species
+
+
+def _add_proposed_species(draft: CreationDraft, actor) -> None:
+    species = proposed_species(draft)
+    if species is None:
+        raise ApprovalRefused(
+            "Not added to the library: this character's species already comes from it."
+        )
+    entry = {
+        "name": species.name,
+        "source": f"Proposed by {draft.user.username}, approved by {actor.username}"[:120],
+        "attributes": {a: {"min": str(lo), "max": str(hi)} for a, lo, hi in species.limits.limits},
+        "move": {"normal": species.limits.move, "max": species.limits.move},
+    }
+    try:
+        library.save_entry(
+            draft.campaign,
+            "species",
+            entry,
+            actor=actor,
+            copied_from=species.entry.name if species.entry is not None else "",
+        )
+    except library.LibraryRefused as refusal:
+        raise ApprovalRefused(f"Not added to the library: {refusal}") from None
 
 
 def return_draft(draft: CreationDraft, *, actor, reason: str) -> CreationDraft:

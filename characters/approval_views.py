@@ -182,6 +182,7 @@ def _review_page(request, membership, draft, *, return_form=None, status=200):
         "player": _player_name(draft, names),
         "differences": approval.differences(draft),
         "comparison": approval.comparison(draft),
+        "species_to_add": approval.proposed_species(draft),
         "return_form": return_form or ReturnForm(),
         **review_context(draft, assessment),
     }
@@ -232,7 +233,9 @@ def approve(request, campaign_id, draft_id):
     if draft is None:
         return _refused(request, f"Not approved: {approval.GONE}", back)
     try:
-        character = approval.approve(draft, actor=request.user)
+        character = approval.approve(
+            draft, actor=request.user, add_species=request.POST.get("add_species") == "on"
+        )
     except approval.ApprovalRefused as refusal:
         here = reverse("characters:draft_review", args=[campaign_id, draft_id])
         return _refused(request, f"Not approved: {refusal}", here)

@@ -223,7 +223,8 @@ def balance_problem(data: dict, report: CreationReport) -> str | None:
         return None
     ruled = rules_balances(report)
     differing = [
-        f"{imported[key]} {words} (the rules give {ruled[key]})"
+        f"{imported[key]} {words.removesuffix('s') if imported[key] == 1 else words} "
+        f"(the rules give {ruled[key]})"
         for key, words in BALANCE_WORDS
         if imported[key] != ruled[key]
     ]
@@ -645,14 +646,22 @@ def _change_skill_rows(request, membership, draft, action, url):
     rows = skill_rows_from_post(request.POST)
     if action == "add-skill":
         rows.append({})
+        focus = len(rows) - 1
     else:
         index = action.removeprefix("remove-")
+        focus = len(rows)
         if index.isdigit() and int(index) < len(rows):
             rows.pop(int(index))
+            focus = min(int(index), len(rows) - 1)
     formset = SkillFormSet(initial=rows, prefix="skills", live_url=url)
+    # The redrawn rows replace the button that was pressed: focus goes to the new row's name
+    # (or, after a removal, the row now in that place, else "Add skill"), never the page body.
+    if 0 <= focus < len(formset.forms):
+        formset.forms[focus].fields["name"].widget.attrs["autofocus"] = True
     ruleset = membership.campaign.ruleset
     assessment = assess(draft, ruleset, draft.data, gm=membership.is_gm)
     context = _context(request, membership, draft, "skills", formset, assessment)
+    context["focus_add_skill"] = not 0 <= focus < len(formset.forms)
     if request.htmx:
         return render(request, TEMPLATE + "#skill-rows", context)
     return render(request, TEMPLATE, context)

@@ -665,3 +665,73 @@ def test_saving_a_step_while_sending_never_unsends_the_draft(client):
     assert outcomes[0] == "ok"
     draft.refresh_from_db()
     assert draft.status == Status.SUBMITTED
+
+
+# ---------------------------------------------------------------------------------------------
+# A species the player proposed joins the library when the GM says so
+# ---------------------------------------------------------------------------------------------
+def _with_proposed_species(draft, name="Sarrian"):
+    draft.data["species"] = {
+        "choice": "custom",
+        "name": name,
+        "limits": {a: ["1D", "4D"] for a in GOOD_ATTRIBUTES},
+        "move": 9,
+    }
+    draft.save()
+    return draft
+
+
+def test_approving_can_add_the_proposed_species_to_the_library(client, campaign, player, gm):
+    from campaigns import library
+
+    draft = _with_proposed_species(submitted(client, campaign, player))
+    client.force_login(gm)
+    page = text(client.get(review_url(draft)))
+    assert "Also add the Sarrian limits and Move" in page
+
+    response = client.post(approve_url(draft), {"add_species": "on"})
+
+    assert response.status_code == 302
+    entry = library.find(campaign, "species", "sarrian")
+    assert entry is not None and not entry.builtin
+    assert entry.data["attributes"]["strength"] == {"min": "1D", "max": "4D"}
+    assert entry.data["move"] == {"normal": 9, "max": 9}
+    assert Character.objects.get().species == "Sarrian"
+
+
+def test_approving_without_the_box_leaves_the_library_alone(client, campaign, player, gm):
+    from campaigns.models import LibraryEntry
+
+    draft = _with_proposed_species(submitted(client, campaign, player))
+    client.force_login(gm)
+    client.post(approve_url(draft))
+    assert Character.objects.count() == 1
+    assert not LibraryEntry.objects.exists()
+
+
+def test_adding_a_species_that_comes_from_the_library_refuses_the_approval_whole(
+    client, campaign, player, gm
+):
+    from campaigns import library
+
+    library.save_entry(
+        campaign,
+        "species",
+        {
+            "name": "Sarrian",
+            "attributes": {a: {"min": "2D", "max": "4D"} for a in GOOD_ATTRIBUTES},
+            "move": {"normal": 10, "max": 12},
+        },
+        actor=gm,
+    )
+    draft = submitted(client, campaign, player)
+    # The draft names the library's species: its numbers apply, nothing was proposed.
+    draft.data["species"] = {"choice": "Sarrian"}
+    draft.save()
+    client.force_login(gm)
+    assert "Also add" not in text(client.get(review_url(draft)))
+    response = client.post(approve_url(draft), {"add_species": "on"})
+    assert response.status_code == 302
+    assert not Character.objects.exists()  # refused: nothing was proposed to add
+    draft.refresh_from_db()
+    assert draft.status == Status.SUBMITTED
