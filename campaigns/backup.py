@@ -19,20 +19,34 @@ Reading single values is :mod:`campaigns.backup_values`; the views are
   engine's JSON states) and refuses it with :class:`BackupRefused`, naming every problem's
   place (``parts.characters[3].skills[2].code: '9D+7' is not a die code``), before writing
   anything; then creates the campaign and everything in it in one transaction.
+  (:func:`check_backup` is the first half, for a caller that runs the second in a
+  transaction of its own: the site's restore job, :mod:`campaigns.backup_jobs`.)
+
+How the import is fast (``python bench/export.py``): each record is read and checked once, and
+what the check made of it (a tuple of its cleaned values) is what is written; the rows are
+written without model instances, :data:`WRITE_BATCH` at a time by one ``executemany``
+(SQLite) or ``COPY`` (PostgreSQL), with ids taken from the database's sequence beforehand so
+that refs resolve at once; the file's text is searched once for what a JSON value may not hold
+(:class:`Document`) instead of each value; and the cycle collector rests while the document's
+hundreds of thousands of containers are read.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
+import math
+import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, partial
 from itertools import batched
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, models, transaction
@@ -42,7 +56,6 @@ from django.utils import timezone
 
 from campaigns.backup_values import (
     Problem,
-    as_is,
     boolean,
     die_code,
     encodes,
@@ -51,7 +64,7 @@ from campaigns.backup_values import (
     moment,
     short,
     short_key,
-    text_value,
+    text_reader,
     whole_number,
 )
 from campaigns.models import Campaign
@@ -61,12 +74,15 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "BackupRefused",
+    "Document",
     "JsonRule",
     "Loader",
     "Part",
     "Problem",
+    "Progress",
     "Restored",
     "Table",
+    "check_backup",
     "export_campaign",
     "read_backup",
     "register",
@@ -77,7 +93,7 @@ __all__ = [
 FORMAT = "datapad-campaign"
 VERSION = 1
 CHUNK = 1000
-"""Rows read per query (``.iterator(chunk_size=...)``) and created per ``bulk_create``."""
+"""Rows an export reads per query (``.iterator(chunk_size=...)``)."""
 MAX_PROBLEMS = 100
 """Problems listed at most; beyond them only their number is given."""
 MAX_FILE_BYTES = 200 * 1024 * 1024
@@ -116,17 +132,24 @@ def _same(value: Any, _: Any) -> Any:
 class JsonRule:
     """How a JSON column travels. ``out(value, exporter)``: the value as the file holds it
     (database ids embedded in it turned into refs); ``into(value, loader)``: the value as the
-    database will hold it (refs back to the new ids through ``loader.resolve``), checked with
-    the engine; raises :class:`Problem` (its ``at`` the place inside the value)."""
+    database will hold it, checked with the engine; raises :class:`Problem` (its ``at`` the
+    place inside the value).
+
+    ``refs``: the value names records by ref (``loader.resolve``). Their new ids are known only
+    while the records are written, so ``into`` then runs a second time, on what it returned
+    while checking, with ``loader.restoring`` true: ``resolve`` gives the new ids, and the
+    engine need not check again. While checking, ``resolve`` returns the ref itself, so that
+    first answer still names refs."""
 
     out: Callable[[Any, Exporter], Any] = _same
     into: Callable[[Any, Loader], Any] = _same
+    refs: bool = False
 
 
 Check = Callable[["Loader", dict[str, Any], str, int | None], None]
-"""A table's own checks of one record, given the loader, its cleaned values (refs resolved),
+"""A table's own checks of one record, given the loader, its cleaned values (refs checked),
 its place and its ref: call ``loader.problem(place, message)`` for what is wrong; may adjust
-the values (it runs again, on the same values, when the record is written)."""
+the values (what it leaves in them is what is written; it runs once, while checking)."""
 
 
 @dataclass(frozen=True)
@@ -384,28 +407,91 @@ class Restored:
 Item = tuple[int | None, dict[str, Any], dict[str, list]]
 """A record read: its ref, its cleaned values, its children's items by key."""
 
+Kept = tuple[int | None, tuple[Any, ...], dict[str, list] | None]
+"""A record checked and kept for writing: its ref, its cleaned values in the order of its
+table's ``fields``, and its children's kept records by key (None for a table without
+children)."""
+
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: ``stage`` is ``"checking"`` (the file is read and
+checked) or ``"writing"`` (the campaign is created); ``done`` of ``total`` records of the
+parts (a record counts once, its nested records with it)."""
+
+PROGRESS_EVERY = 2000
+"""Records checked between two calls of a :data:`Progress` callback (and one call per
+statement written)."""
+
+WRITE_BATCH = 2000
+"""Records written per ``executemany`` (their nested records in statements of their own)."""
+
+_MISSING = object()
+
+_PLAIN_FIELDS = (
+    models.BooleanField,
+    models.CharField,
+    models.TextField,
+    models.IntegerField,
+    models.BigIntegerField,
+    models.SmallIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveBigIntegerField,
+    models.PositiveSmallIntegerField,
+)
+"""Fields whose checked value (a bool, an int, a str) is what the database takes, as it is.
+Compared by exact type: a subclass (a die code column) may store something else."""
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a while. A document and the records kept from it are
+    hundreds of thousands of lists and dicts, which each full collection would walk again
+    while they are read (finding no cycle: they have none): a fifth of a large import's
+    time. The import runs in one thread (a request, a task, a command)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+class _LeftOut(Exception):
+    """A record whose user has no account here, left out (a ``"skip"`` user field)."""
+
 
 class Loader:
-    """One import: first :meth:`check` (nothing written; problems collected), then
-    :meth:`restore` (the same reading again, refs now resolving to the new ids)."""
+    """One import: :meth:`check` reads every record of the document once, checks it and keeps
+    its cleaned values (nothing written); :meth:`restore` writes what was kept, refs now
+    resolving to the new ids, :data:`WRITE_BATCH` records to an ``executemany`` or a COPY."""
 
-    def __init__(self, document: Any, importer: Any, *, name: str = "") -> None:
+    def __init__(
+        self, document: Any, importer: Any, *, name: str = "", progress: Progress | None = None
+    ) -> None:
         self.document = document
+        self.plain = isinstance(document, Document) and document.plain
         self.importer = importer
         self.name = name
+        self.progress = progress
         self.restoring = False
         self.problems: list[str] = []
         self.more = 0
         self.defined: dict[str, set[int]] = defaultdict(set)
         self.wanted: dict[str, set[int]] = defaultdict(set)
         self.new_ids: dict[str, dict[int, int]] = defaultdict(dict)
-        self.users: dict[str, int | None] = {}
         self.absent: dict[str, Counter[tuple]] = defaultdict(Counter)
         self.notes: list[str] = []
         self.counts: dict[str, int] = {}
         self.scratch: dict[str, Any] = {}
         self.campaign: Campaign | None = None
-        self._readers: dict[tuple[int, str], tuple[bool, Callable[[Any], Any]]] = {}
+        self.total = 0
+        self.checked = False
+        self._campaign_values: dict[str, Any] | None = None
+        self._kept: dict[str, list[Kept]] = {}
+        self._who: dict[str, Who] = {}
+        self._plans: dict[tuple[int, bool], tuple[frozenset[str], list]] = {}
+        self._inserters: dict[tuple[int, tuple[str, ...]], _Inserter] = {}
+        self._sequences: dict[type[models.Model], str] = {}
 
     # -- helpers for parts --------------------------------------------------------------------
     def problem(self, where: str, message: str) -> None:
@@ -417,8 +503,9 @@ class Loader:
             self.more += 1
 
     def note(self, message: str) -> None:
-        if self.restoring:
-            self.notes.append(message)
+        """A note for the importing user, given with the restored campaign (a refused file
+        has only its problems)."""
+        self.notes.append(message)
 
     def resolve(self, space: str, ref: Any) -> int:
         """The id a ref of ``space`` stands for: while checking, the ref itself (after making
@@ -436,52 +523,41 @@ class Loader:
         return ref
 
     def user(self, username: Any) -> Who:
+        if type(username) is str and username in self._who:
+            return self._who[username]
         if not isinstance(username, str) or not username or len(username) > 150:
             raise Problem(f"{short(username)} is not a username")
         if "\x00" in username:
             raise Problem("a username cannot hold a NUL character")
         if not encodes(username):
             raise Problem("a username is valid Unicode text")
-        if username not in self.users:
-            self.users[username] = (
-                get_user_model()
-                .objects.filter(username=username)
-                .values_list("pk", flat=True)
-                .first()
-            )
-        return Who(username, self.users[username])
+        pk = get_user_model().objects.filter(username=username).values_list("pk", flat=True).first()
+        who = self._who[username] = Who(username, pk)
+        return who
 
     # -- reading values -----------------------------------------------------------------------
     def value(self, table: Table, name: str, raw: Any) -> Any:
-        """A field's value as the database will hold it (:class:`Problem` if it cannot)."""
-        key = (id(table), name)
-        reader = self._readers.get(key)
-        if reader is None:
-            reader = self._readers[key] = self._reader(table, name)
+        """A field's value as it is checked and kept (:class:`Problem` if it cannot be)."""
+        null, reader = self._reader(table, name)
         if raw is None:
-            if reader[0]:
+            if null:
                 return None
             raise Problem("cannot be empty (null)")
-        return reader[1](raw)
+        return reader(raw)
 
     def _reader(self, table: Table, name: str) -> tuple[bool, Callable[[Any], Any]]:
-        """Whether the field may be null, and how its value is read. Restoring, the values
-        were checked already: only what changes them is done (refs, users, codes, times)."""
+        """Whether the field may be null, and how its value is read and checked."""
         f = table.model_field(name)
-        strict = not self.restoring
         if f.is_relation and f.related_model is get_user_model():
             return f.null, self.user
         if f.is_relation:
             return f.null, partial(self.resolve, table.refs[name])
         if name in table.json or isinstance(f, models.JSONField):
-            rule = table.json.get(name, JsonRule())
-            return f.null, partial(_json, rule.into, self, strict)
+            return f.null, partial(_json, table.json.get(name, JsonRule()), self)
         if name in table.codes:
             return f.null, partial(die_code, f)
         if isinstance(f, models.DateTimeField):
             return f.null, moment
-        if not strict:
-            return f.null, as_is
         if isinstance(f, models.BooleanField):
             return f.null, boolean
         if isinstance(f, models.IntegerField):
@@ -489,36 +565,45 @@ class Loader:
             low, high = BaseDatabaseOperations.integer_field_ranges[f.get_internal_type()]
             return f.null, partial(whole_number, low, high)
         if isinstance(f, models.CharField | models.TextField):
-            return f.null, partial(text_value, f)
+            return f.null, text_reader(f)
         raise ImproperlyConfigured(f"backup: no reader for {table.model.__name__}.{name}")
 
-    def read(
-        self,
-        space: str | None,
-        table: Table,
-        record: Any,
-        where: str,
-        extra: dict[str, Any] | None = None,
-    ) -> Item | None:
+    def _plan(self, table: Table, with_ref: bool) -> tuple[frozenset[str], list]:
+        """The keys a record of ``table`` may have, and each field's (name, null, reader)."""
+        key = (id(table), with_ref)
+        if key not in self._plans:
+            allowed = frozenset({*table.fields, *table.children, *(("ref",) if with_ref else ())})
+            readers = [(name, *self._reader(table, name)) for name in table.fields]
+            self._plans[key] = (allowed, readers)
+        return self._plans[key]
+
+    def read(self, space: str | None, table: Table, record: Any, where: str) -> Item | None:
         """One record: its ref, cleaned values and children (None when it is unreadable).
         ``space`` None: a record without a ref (the document's ``campaign``)."""
         if not isinstance(record, dict):
             self.problem(where, f"a record is a JSON object, not {kind_of(record)}")
             return None
-        allowed = {*table.fields, *table.children} | ({"ref"} if space else set())
-        for key in record:
-            if key not in allowed:
-                self.problem(f"{where}.{short_key(key)}", f"is not a field of version {VERSION}")
+        allowed, readers = self._plan(table, bool(space))
+        if not allowed.issuperset(record):
+            for key in record:
+                if key not in allowed:
+                    self.problem(
+                        f"{where}.{short_key(str(key))}", f"is not a field of version {VERSION}"
+                    )
         ref = self._ref(space, record, where) if space else None
-        values: dict[str, Any] = dict(extra or {})
+        values: dict[str, Any] = {}
         readable = True
-        for name in table.fields:
-            if name not in record:
-                self.problem(f"{where}.{name}", "missing")
-                readable = False
+        for name, null, reader in readers:
+            raw = record.get(name, _MISSING)
+            if raw is None and null:
+                values[name] = None
                 continue
             try:
-                values[name] = self.value(table, name, record[name])
+                if raw is _MISSING:
+                    raise Problem("missing")
+                if raw is None:
+                    raise Problem("cannot be empty (null)")
+                values[name] = reader(raw)
             except Problem as problem:
                 self.problem(f"{where}.{name}{problem.at}", problem.message)
                 readable = False
@@ -541,10 +626,8 @@ class Loader:
         return (ref, values, children) if readable else None
 
     def _ref(self, space: str, record: dict[str, Any], where: str) -> int | None:
-        ref = record.get("ref")
-        if self.restoring:
-            return ref
-        if "ref" not in record:
+        ref = record.get("ref", _MISSING)
+        if ref is _MISSING:
             self.problem(f"{where}.ref", "missing")
         elif isinstance(ref, bool) or not isinstance(ref, int) or ref < 1:
             self.problem(f"{where}.ref", f"{short(ref)} is not a ref (a whole number, 1 or more)")
@@ -556,8 +639,6 @@ class Loader:
         return None
 
     def _unique(self, table: Table, values: dict[str, Any], seen: dict, where: str) -> None:
-        if self.restoring:
-            return
         for group in table.unique:
             key = (group, *(_folded(values.get(n), n in table.folded) for n in group))
             if key in seen:
@@ -566,9 +647,25 @@ class Loader:
             else:
                 seen[key] = where
 
+    def _keep(self, table: Table, item: Item) -> Kept:
+        ref, values, children = item
+        row = tuple([values[name] for name in table.fields])
+        if not table.children:
+            return (ref, row, None)
+        kids = {
+            key: [self._keep(child, kid) for kid in children[key]]
+            for key, child in table.children.items()
+        }
+        return (ref, row, kids)
+
+    def _report(self, stage: str, done: int) -> None:
+        if self.progress is not None:
+            self.progress(stage, done, self.total)
+
     # -- the two passes -----------------------------------------------------------------------
     def check(self) -> None:
-        """Read the whole document; raise :class:`BackupRefused` with every problem found."""
+        """Read and check the whole document, keeping each record's cleaned values for
+        :meth:`restore`; raise :class:`BackupRefused` with every problem found."""
         document = self.document
         if not isinstance(document, dict):
             raise BackupRefused([f"the file holds {kind_of(document)}, not a Datapad backup"])
@@ -594,7 +691,7 @@ class Loader:
             moment(document.get("exported_at"))
         except Problem as problem:
             self.problem("exported_at", problem.message)
-        self.read(None, CAMPAIGN, document.get("campaign"), "campaign")
+        campaign = self.read(None, CAMPAIGN, document.get("campaign"), "campaign")
         parts = document.get("parts")
         if not isinstance(parts, dict):
             self.problem("parts", f"is an object of parts, not {kind_of(parts)}")
@@ -606,117 +703,199 @@ class Loader:
                     f"parts.{short_key(name)}",
                     "this server has no such part (importing would lose it)",
                 )
+        self.total = sum(
+            len(rows) for p in registered() if isinstance(rows := parts.get(p.name), list)
+        )
+        done = 0
+        self._report("checking", done)
         for part in registered():
             rows = parts.get(part.name, [])
             if not isinstance(rows, list):
                 self.problem(f"parts.{part.name}", f"is a list of records, not {kind_of(rows)}")
                 continue
             seen: dict[tuple, str] = {}
+            kept: list[Kept] = []
             for number, record in enumerate(rows):
                 where = f"parts.{part.name}[{number}]"
                 item = self.read(part.name, part.table, record, where)
                 if item is not None:
                     self._unique(part.table, item[1], seen, where)
+                    if not self.problems:  # a refused file keeps nothing
+                        kept.append(self._keep(part.table, item))
+                done += 1
+                if done % PROGRESS_EVERY == 0:
+                    self._report("checking", done)
+            self._kept[part.name] = kept
             if part.finish is not None:
                 part.finish(self)
         if self.problems:
+            self._kept = {}
             raise BackupRefused(self.problems, self.more)
+        assert campaign is not None
+        self._campaign_values = campaign[1]
+        self.checked = True
+        self._report("checking", self.total)
 
-    def restore(self) -> Campaign:
-        """Write the checked document (inside the caller's transaction)."""
+    def restore(self) -> Restored:
+        """Write what :meth:`check` kept, inside the caller's transaction: the campaign, then
+        each part in order, :data:`WRITE_BATCH` records (and their nested records) at a time."""
+        if not self.checked or self.restoring:
+            raise RuntimeError("restore() runs once, after a check() that found no problem")
         self.restoring = True
-        self.scratch = {}  # the checks run again, as they ran while checking
-        self._readers = {}
-        parts = self.document.get("parts") or {}
-        item = self.read(None, CAMPAIGN, self.document["campaign"], "campaign")
-        assert item is not None
-        values = item[1]
+        with _collector_paused():
+            return self._restore()
+
+    def _restore(self) -> Restored:
+        values = self._campaign_values or {}
         campaign = Campaign(created_by=self.importer, **values)
         if self.name:
             campaign.name = self.name
         campaign.save()
         Campaign.objects.filter(pk=campaign.pk).update(created_at=values["created_at"])
+        campaign.created_at = values["created_at"]
         self.campaign = campaign
+        done = 0
+        self._report("writing", done)
         for part in registered():
-            extra = {part.campaign_field: campaign} if part.campaign_field else {}
+            head: dict[str, Any] = {}
+            if part.campaign_field:
+                head[part.table.model_field(part.campaign_field).attname] = campaign.pk
             made = 0
-            rows = parts.get(part.name, [])
-            for batch in batched(enumerate(rows), CHUNK):
-                items = []
-                for number, record in batch:
-                    where = f"parts.{part.name}[{number}]"
-                    read = self.read(part.name, part.table, record, where, extra)
-                    assert read is not None
-                    items.append(read)
-                made += self._create(part.name, part.table, items)
+            for batch in batched(self._kept.pop(part.name, ()), WRITE_BATCH):
+                made += self._insert(
+                    part.name, part.table, tuple(head), [(tuple(head.values()), k) for k in batch]
+                )
+                done += len(batch)
+                self._report("writing", done)
             self.counts[part.name] = made
             if part.restored is not None:
                 part.restored(self)
         self._absent_notes()
-        return campaign
+        return Restored(campaign=campaign, counts=self.counts, notes=self.notes)
 
-    def _create(self, space: str, table: Table, items: list[Item]) -> int:
-        objects, kept = [], []
-        for ref, values, children in items:
-            instance = self._instance(table, values)
-            if instance is not None:
-                objects.append(instance)
-                kept.append((ref, values, children))
-        table.model._default_manager.bulk_create(objects, batch_size=CHUNK)
-        self._after_create(space, table, objects, [(ref, values) for ref, values, _ in kept])
-        for key, child in table.children.items():
-            parent = child.model_field(child.parent).attname
-            kids, read = [], []
-            for instance, (_, _, children) in zip(objects, kept, strict=True):
-                for ref, values, _ in children.get(key, ()):
-                    kid = self._instance(child, {**values, parent: instance.pk})
-                    if kid is not None:
-                        kids.append(kid)
-                        read.append((ref, values))
-            child.model._default_manager.bulk_create(kids, batch_size=CHUNK)
-            self._after_create(key, child, kids, read)
-        return len(objects)
-
-    def _after_create(
-        self, space: str, table: Table, objects: list, read: list[tuple[Any, dict]]
-    ) -> None:
-        wanted = self.wanted.get(space, set())
-        for instance, (ref, _) in zip(objects, read, strict=True):
-            if ref in wanted:
-                self.new_ids[space][ref] = instance.pk
-        # Creation stamps "now" on auto_now_add columns: put the file's times back.
-        stamped = [
-            n
-            for n in table.fields
-            if getattr(table.model_field(n), "auto_now_add", False)
-            and any(values.get(n) is not None for _, values in read)
-        ]
-        if stamped and objects:
-            for instance, (_, values) in zip(objects, read, strict=True):
-                for name in stamped:
-                    setattr(instance, name, values[name])
-            table.model._default_manager.bulk_update(objects, stamped, batch_size=CHUNK)
-
-    def _instance(self, table: Table, values: dict[str, Any]) -> models.Model | None:
-        """The model instance for a record, users resolved (None: left out for a user who
-        has no account here)."""
-        kwargs: dict[str, Any] = {}
-        for name, value in values.items():
-            f = table.model_field(name)  # a name or, for a child's parent, an attname
-            if isinstance(value, models.Model):
-                kwargs[f.name] = value
+    # -- writing ------------------------------------------------------------------------------
+    def _insert(
+        self, space: str, table: Table, head: tuple[str, ...], rows: list[tuple[tuple, Kept]]
+    ) -> int:
+        """Insert kept records of ``table``, each after the values of the ``head`` columns
+        (the campaign's id, or a parent's), then their children; how many were written."""
+        key = (id(table), head)
+        inserter = self._inserters.get(key)
+        if inserter is None:
+            inserter = self._inserters[key] = _Inserter(self, table, head)
+        # An id for each record; one left out (its user has no account here) leaves a gap.
+        ids = self._new_ids(table.model, len(rows))
+        extra = inserter.extra
+        prepared, written = [], []
+        for pk, (head_values, (ref, row, children)) in zip(ids, rows, strict=True):
+            try:
+                values = inserter.values(row)
+            except _LeftOut:
                 continue
-            if isinstance(value, Who):
-                if value.pk is None:
-                    policy = table.users.get(name) or ("empty" if f.null else "skip")
-                    self.absent[value.username][(policy, table.model, str(f.verbose_name))] += 1
-                    if policy == "skip":
-                        return None
-                    value = self.importer.pk if policy == "importer" else None
-                else:
-                    value = value.pk
-            kwargs[f.attname] = value
-        return table.model(**kwargs)
+            prepared.append((pk, *head_values, *values, *extra()))
+            written.append((pk, ref, children))
+        if not prepared:
+            return 0
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                # COPY: one stream for the batch. An executemany would send each row as its
+                # own statement, which PostgreSQL parses and plans again (client-side binding).
+                # A thread sends what is formatted while the next rows are formatted.
+                from psycopg.copy import QueuedLibpqWriter  # PostgreSQL's driver, only here
+
+                raw = cursor.cursor
+                with (
+                    connection.wrap_database_errors,
+                    raw.copy(inserter.copy, writer=QueuedLibpqWriter(raw)) as copy,
+                ):
+                    for row in prepared:
+                        copy.write_row(row)
+            else:
+                cursor.executemany(inserter.sql, prepared)
+        wanted = self.wanted.get(space)
+        if wanted:
+            found = self.new_ids[space]
+            for pk, ref, _ in written:
+                if ref in wanted:
+                    found[ref] = pk
+        for key_, child in table.children.items():
+            parent = child.model_field(child.parent).attname
+            kids = [((pk,), kid) for pk, _, children in written for kid in children[key_]]
+            for batch in batched(kids, WRITE_BATCH):
+                self._insert(key_, child, (parent,), list(batch))
+        return len(prepared)
+
+    def _new_ids(self, model: type[models.Model], count: int) -> Sequence[int]:
+        """``count`` fresh ids for rows of ``model``, taken as the database would take them
+        (so rows inserted with them need no RETURNING, and refs resolve at once)."""
+        if not count:
+            return ()
+        meta = model._meta
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                if model not in self._sequences:
+                    cursor.execute(
+                        "SELECT pg_get_serial_sequence(%s, %s)",
+                        [quote(meta.db_table), meta.pk.column],
+                    )
+                    self._sequences[model] = cursor.fetchone()[0]
+                cursor.execute(
+                    "SELECT nextval(%s::regclass) FROM generate_series(1, %s)",
+                    [self._sequences[model], count],
+                )
+                return [row[0] for row in cursor.fetchall()]
+            if connection.vendor != "sqlite":
+                raise ImproperlyConfigured("a restore writes to PostgreSQL or SQLite")
+            # This transaction holds SQLite's write lock (it wrote the campaign), so nobody
+            # else inserts meanwhile. AUTOINCREMENT never gives an id twice: start after both
+            # the highest id and the sequence (which counts rows deleted since); inserting
+            # explicit ids moves the sequence on.
+            cursor.execute(f"SELECT max({quote(meta.pk.column)}) FROM {quote(meta.db_table)}")
+            highest = cursor.fetchone()[0] or 0
+            cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [meta.db_table])
+            found = cursor.fetchone()
+            start = max(highest, found[0] if found else 0) + 1
+            return range(start, start + count)
+
+    def _writer(self, table: Table, name: str) -> Callable[[Any], Any] | None:
+        """How a kept value of the field becomes the database's (None: as it is). What the
+        field's ``get_db_prep_save`` gives, with the common kinds done directly."""
+        f = table.model_field(name)
+        ops = connection.ops
+        if f.is_relation and f.related_model is get_user_model():
+            return partial(self._user_id, table, name, f)
+        if f.is_relation:
+            return partial(self.resolve, table.refs[name])
+        if type(f) in _PLAIN_FIELDS:
+            return None
+        if type(f) is models.DateTimeField:
+            if connection.vendor == "sqlite" and settings.USE_TZ:
+                # What adapt_datetimefield_value gives, at half its cost: the time as text,
+                # naive in the connection's time zone (UTC).
+                zone = connection.timezone
+                return lambda value: str(value.astimezone(zone).replace(tzinfo=None))
+            return ops.adapt_datetimefield_value
+        if type(f) is models.JSONField:  # json.dumps on SQLite, psycopg's Jsonb on PostgreSQL
+            write = partial(ops.adapt_json_value, encoder=f.encoder)
+        else:
+            write = partial(_prep_save, f)
+        rule = table.json.get(name)
+        if rule is not None and rule.refs:
+            return lambda value: write(rule.into(value, self))
+        return write
+
+    def _user_id(self, table: Table, name: str, f: models.Field, who: Who) -> int | None:
+        """The id of a user named in a record; one with no account here is counted for the
+        notes and, by the field's policy, replaced (the importer, or nobody) or the record
+        left out (:class:`_LeftOut`)."""
+        if who.pk is not None:
+            return who.pk
+        policy = table.users.get(name) or ("empty" if f.null else "skip")
+        self.absent[who.username][(policy, table.model, str(f.verbose_name))] += 1
+        if policy == "skip":
+            raise _LeftOut
+        return self.importer.pk if policy == "importer" else None
 
     def _absent_notes(self) -> None:
         for username, costs in sorted(self.absent.items()):
@@ -733,8 +912,89 @@ class Loader:
             self.notes.append(f"{username!r} has no account here: {'; '.join(said)}.")
 
 
+def _prep_save(f: models.Field, value: Any) -> Any:
+    return f.get_db_prep_save(value, connection)
+
+
+class _Inserter:
+    """One table's INSERT for ``executemany`` (SQLite) or COPY (PostgreSQL): the id, the
+    ``head`` columns, the file's fields (each through the loader's writer), then the model's
+    other columns: ``auto_now`` times are the moment of the import, the others their field's
+    default (a column whose default is the database's is left to it)."""
+
+    def __init__(self, loader: Loader, table: Table, head: tuple[str, ...]) -> None:
+        meta = table.model._meta
+        quote = connection.ops.quote_name
+        fields = [table.model_field(name) for name in table.fields]
+        columns = [meta.pk.column, *(meta.get_field(h).column for h in head)]
+        columns += [f.column for f in fields]
+        self.writers = [
+            (number, write)
+            for number, name in enumerate(table.fields)
+            if (write := loader._writer(table, name)) is not None
+        ]
+        taken = {meta.pk.attname, *head, *(f.attname for f in fields)}
+        now = timezone.now()
+        fixed: list[tuple[str, Any]] = []
+        made: list[tuple[str, Callable[[], Any]]] = []
+        for f in meta.concrete_fields:
+            if f.attname in taken:
+                continue
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+                fixed.append((f.column, f.get_db_prep_save(now, connection)))
+            elif f.has_default() and callable(f.default):
+                made.append((f.column, partial(_default, f)))
+            else:
+                default = f.get_default()
+                if not hasattr(default, "resolve_expression"):  # else db_default: the database's
+                    fixed.append((f.column, f.get_db_prep_save(default, connection)))
+        columns += [column for column, _ in fixed] + [column for column, _ in made]
+        self.fixed = tuple(value for _, value in fixed)
+        self.made = tuple(make for _, make in made)
+        names = ", ".join(quote(c) for c in columns)
+        self.sql = (
+            f"INSERT INTO {quote(meta.db_table)} ({names}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))})"
+        )
+        self.copy = f"COPY {quote(meta.db_table)} ({names}) FROM STDIN"
+
+    def values(self, row: tuple[Any, ...]) -> list[Any]:
+        """The file's values of a kept record as the database takes them (None stays None:
+        SQL's NULL)."""
+        values = list(row)
+        for number, write in self.writers:
+            if values[number] is not None:
+                values[number] = write(values[number])
+        return values
+
+    def extra(self) -> tuple[Any, ...]:
+        """The values of the other columns, for one row."""
+        if not self.made:
+            return self.fixed
+        return (*self.fixed, *(make() for make in self.made))
+
+
+def _default(f: models.Field) -> Any:
+    return f.get_db_prep_save(f.get_default(), connection)
+
+
+class Document(dict):
+    """A backup document as :func:`read_backup` read it from a file. ``plain`` says what the
+    file's text showed: no escape that could hide a NUL character (``\\u0000``) or a lone
+    surrogate (``\\ud800``…``\\udfff``), and no number too large for a float. Then no value
+    in it holds one, and the import need not look for them in each JSON value (it still does
+    in a plain ``dict``, or when ``plain`` is False). A caller that changes the document
+    after reading it passes ``dict(document)`` instead."""
+
+    plain: bool = False
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def read_backup(data: bytes | str) -> Any:
-    """The document in a file's bytes; :class:`BackupRefused` when it is not JSON."""
+    """The document in a file's bytes (a :class:`Document` when it is a JSON object);
+    :class:`BackupRefused` when it is not JSON."""
     if len(data) > MAX_FILE_BYTES:
         raise BackupRefused([f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"])
     if isinstance(data, bytes):
@@ -742,34 +1002,66 @@ def read_backup(data: bytes | str) -> Any:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise BackupRefused([f"the file is not UTF-8 text ({exc.reason})"]) from None
+    infinite: list[str] = []
     try:
-        return json.loads(data, parse_constant=_no_constant)
+        with _collector_paused():
+            document = json.loads(
+                data, parse_constant=_no_constant, parse_float=partial(_float, infinite)
+            )
     except RecursionError:
         raise BackupRefused(["the file is not JSON (nested too deep)"]) from None
     except ValueError as exc:
         raise BackupRefused([f"the file is not JSON ({exc})"]) from None
+    if not isinstance(document, dict):
+        return document
+    document = Document(document)
+    document.plain = (
+        not infinite and "\\u0000" not in data and _SURROGATE_ESCAPE.search(data) is None
+    )
+    return document
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def restore_campaign(document: Any, *, importer: Any, name: str = "") -> Restored:
-    """A new campaign from a backup document, made by ``importer`` (who becomes its game
-    master): the whole document is checked first (:class:`BackupRefused`: nothing written),
-    then everything is created in one transaction. Users are found by username; those with
-    no account here are reported in the notes (their memberships left out, the player
-    characters they owned given to the importer)."""
+def _float(infinite: list[str], text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999: refused where it is, with its place
+        infinite.append(text)
+    return value
+
+
+def check_backup(
+    document: Any, *, importer: Any, name: str = "", progress: Progress | None = None
+) -> Loader:
+    """Check a whole backup document before anything is written, as ``importer`` would
+    restore it (``name``: a new name for the campaign): :class:`BackupRefused` names every
+    problem's place. Returns the loader whose :meth:`Loader.restore` writes it (inside a
+    transaction of the caller's). ``progress`` is told how far the check and the writing
+    are (:data:`Progress`)."""
     if name:
         name = " ".join(name.split())
         limit = Campaign._meta.get_field("name").max_length
         if "\x00" in name or len(name) > limit:
             raise BackupRefused([f"name: a campaign's name has at most {limit} characters"])
-    loader = Loader(document, importer, name=name)
-    loader.check()
+    loader = Loader(document, importer, name=name, progress=progress)
+    with _collector_paused():
+        loader.check()
+    return loader
+
+
+def restore_campaign(
+    document: Any, *, importer: Any, name: str = "", progress: Progress | None = None
+) -> Restored:
+    """A new campaign from a backup document, made by ``importer`` (who becomes its game
+    master): the whole document is checked first (:class:`BackupRefused`: nothing written),
+    then everything is created in one transaction. Users are found by username; those with
+    no account here are reported in the notes (their memberships left out, the player
+    characters they owned given to the importer)."""
+    loader = check_backup(document, importer=importer, name=name, progress=progress)
     with transaction.atomic():
-        campaign = loader.restore()
-    return Restored(campaign=campaign, counts=loader.counts, notes=loader.notes)
+        return loader.restore()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -790,10 +1082,15 @@ def _folded(value: Any, fold: bool) -> Any:
     return value.lower() if fold and isinstance(value, str) else value
 
 
-def _json(into: Callable[[Any, Loader], Any], loader: Loader, strict: bool, raw: Any) -> Any:
-    if strict:
+_STRICT_JSON = json.JSONEncoder(allow_nan=False)
+
+
+def _json(rule: JsonRule, loader: Loader, raw: Any) -> Any:
+    """A JSON column's value: what PostgreSQL's JSON can hold (unless the file's text showed
+    it already: :class:`Document`), then read by its rule."""
+    if not loader.plain:
         try:
-            text = json.dumps(raw, allow_nan=False)
+            text = _STRICT_JSON.encode(raw)
         except (ValueError, TypeError):  # NaN or infinity (PostgreSQL's JSON has neither)
             raise Problem("holds a number JSON cannot hold (NaN or infinity)") from None
         # json.dumps writes a NUL as the escape \u0000: only then is the value searched.
@@ -801,7 +1098,7 @@ def _json(into: Callable[[Any, Loader], Any], loader: Loader, strict: bool, raw:
             raise Problem("text in it holds a NUL character")
         if "\\ud" in text and not encodes(json.dumps(raw, ensure_ascii=False)):
             raise Problem("text in it is not valid Unicode (a lone surrogate)")
-    return into(raw, loader)
+    return rule.into(raw, loader)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ what is wrong (the caller adds the place)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -108,19 +109,27 @@ def moment(raw: Any) -> dt.datetime:
     return value
 
 
-def text_value(f: models.Field, raw: Any) -> str:
-    if not isinstance(raw, str):
-        raise Problem(f"{short(raw)} is not text")
-    if "\x00" in raw:
-        raise Problem("holds a NUL character")
-    if not encodes(raw):
-        raise Problem("is not valid Unicode text (a lone surrogate)")
+def text_reader(f: models.Field) -> Callable[[Any], str]:
+    """The reader of a text column's values: text that fits the column (its length, blank or
+    not, its choices), without NUL characters or lone surrogates."""
     limit = getattr(f, "max_length", None)
-    if limit is not None and len(raw) > limit:
-        raise Problem(f"is {len(raw)} characters long; at most {limit}")
-    if not raw and not f.blank:
-        raise Problem("cannot be blank")
-    if f.choices and raw not in {str(value) for value, _ in f.flatchoices}:
-        allowed = ", ".join(str(value) for value, _ in f.flatchoices)
-        raise Problem(f"{short(raw)} is not one of {allowed}")
-    return raw
+    blank = f.blank
+    choices = {str(value) for value, _ in f.flatchoices} if f.choices else None
+    allowed = ", ".join(str(value) for value, _ in f.flatchoices) if f.choices else ""
+
+    def read(raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise Problem(f"{short(raw)} is not text")
+        if "\x00" in raw:
+            raise Problem("holds a NUL character")
+        if not raw.isascii() and not encodes(raw):
+            raise Problem("is not valid Unicode text (a lone surrogate)")
+        if limit is not None and len(raw) > limit:
+            raise Problem(f"is {len(raw)} characters long; at most {limit}")
+        if not raw and not blank:
+            raise Problem("cannot be blank")
+        if choices is not None and raw not in choices:
+            raise Problem(f"{short(raw)} is not one of {allowed}")
+        return raw
+
+    return read

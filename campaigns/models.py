@@ -248,3 +248,84 @@ class LibraryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.name}"
+
+
+class RestoreJob(models.Model):
+    """A backup a user uploaded on the site, restored as a new campaign by a Celery task
+    (:mod:`campaigns.backup_jobs`): the file waits in :class:`RestoreUpload` rows until the
+    job ends. Only its uploader sees it. ``key`` is the upload form's own: the same form sent
+    twice (a double click, a reload) finds the same job instead of making a second one."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="restore_jobs"
+    )
+    key = models.UUIDField(help_text="The upload form's key: one job per form sent.")
+    filename = models.CharField(max_length=255, blank=True)
+    size = models.PositiveBigIntegerField(default=0, help_text="The file's size in bytes.")
+    name = models.CharField(
+        max_length=120, blank=True, help_text="A new name for the campaign (empty: the file's)."
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(
+        default=0, help_text="Per cent done, as last recorded outside the restore's transaction."
+    )
+    problems = models.JSONField(
+        default=list, blank=True, help_text="Why the file was refused: each problem and its place."
+    )
+    notes = models.JSONField(default=list, blank=True, help_text="Notes on the restored campaign.")
+    counts = models.JSONField(default=dict, blank=True, help_text="Records restored, per part.")
+    error = models.CharField(max_length=300, blank=True, help_text="An unexpected failure.")
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    task_id = models.CharField(max_length=36, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_restore_job_per_form"),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_restore_under_way_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Restore of {self.filename or 'a backup'} by {self.user} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:restore_job", args=[self.pk])
+
+    @property
+    def under_way(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class RestoreUpload(models.Model):
+    """One piece of a :class:`RestoreJob`'s file, in order of ``number``. In the database, not
+    on disk: the worker that restores it may run where the web process's disk is not (the
+    worker container has no media volume), and the pieces are written in the transaction that
+    queues the job and deleted in the one that ends it, so no file outlives its job."""
+
+    job = models.ForeignKey(RestoreJob, on_delete=models.CASCADE, related_name="uploads")
+    number = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        ordering = ["job", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "number"], name="one_restore_piece_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Piece {self.number} of {self.job}"

@@ -7,6 +7,7 @@ app_name = "campaigns"
 urlpatterns = [
     path("new/", views.campaign_create, name="create"),
     path("restore/", backup_views.backup_restore, name="restore"),
+    path("restore/<id:job_id>/", backup_views.restore_job, name="restore_job"),
     path("<id:campaign_id>/", views.campaign_detail, name="detail"),
     path("<id:campaign_id>/edit/", views.campaign_edit, name="edit"),
     path("<id:campaign_id>/rules/", views.campaign_rules, name="rules"),

@@ -59,6 +59,11 @@ from rules.advancement import (
     train,
 )
 from rules.dice import DiceSource
+from rules.droids import (
+    FORCE_IMPROVEMENTS,
+    droid_improvement_credits,
+    droid_new_skill_improvement,
+)
 from rules.force import FORCE_SKILLS, check_power_room, force_power, force_sensitivity
 from rules.reference import ReferenceDataError, species_by_name
 from rules.reference import skill as reference_skill
@@ -223,6 +228,9 @@ class Quote:
     attribute: str = ""
     base_skill: str = ""
     adventure_id: int | None = None
+    credits: int = 0
+    """Credits paid with the points: a droid's new skill in the Rules Companion (1,000)."""
+    credits_held: int = 0
 
     @property
     def cp(self) -> int:
@@ -231,7 +239,7 @@ class Quote:
 
     @property
     def affordable(self) -> bool:
-        return self.held >= self.cp
+        return self.held >= self.cp and self.credits_held >= self.credits
 
     @property
     def wasted_extra_cp(self) -> int:
@@ -275,6 +283,9 @@ def quote(
     extra_cp = _whole(extra_cp, "extra Character Points", MAX_EXTRA_CP)
     if days is not None:
         days = _whole(days, "training days", MAX_GM_DAYS)
+    droid = character.nature == Character.Nature.DROID
+    if droid and kind in FORCE_IMPROVEMENTS:  # before anything else: never for a droid [RC]
+        _engine(lambda: droid_improvement_credits(kind, str(target), None, ruleset=ruleset))
     skills = {s.name.casefold(): s for s in Skill.objects.filter(character_id=character.pk)}
     last = last_adventure(character.campaign_id)
     plan = _target(character, kind, target, skills, attribute, base_skill, ruleset)
@@ -284,19 +295,30 @@ def quote(
     needs: dict[str, str] = {}
     limits: list[str] = []
     used = bool(plan["uses"]) and _used(character, last, plan["uses"])
-    cost: ImprovementCost = _engine(
-        lambda: improvement_cost(
-            kind,
-            current,
-            ruleset=ruleset,
-            teacher=teacher,
-            used_last_adventure=used,
-            teacher_code=teacher_code,
-            species_maximum=maximum if kind == "move" else None,
+    if droid and kind == "new_skill" and ruleset.advancement_table == "rc_skill_points":
+        # [RC] prices a droid's new skill (its points and 1,000 credits), no other new skill
+        cost: ImprovementCost = _engine(
+            lambda: droid_new_skill_improvement(plan["target"], current, ruleset=ruleset)
         )
-    )
+    else:
+        cost = _engine(
+            lambda: improvement_cost(
+                kind,
+                current,
+                ruleset=ruleset,
+                teacher=teacher,
+                used_last_adventure=used,
+                teacher_code=teacher_code,
+                species_maximum=maximum if kind == "move" else None,
+            )
+        )
     if extra_cp:
         cost = _engine(lambda: cost.with_extra_cp(extra_cp))
+    credits = 0
+    if droid:  # a Force-named skill or one above 13D refused; a new skill's credits [RC]
+        credits = _engine(
+            lambda: droid_improvement_credits(kind, plan["target"], cost.new, ruleset=ruleset)
+        )
 
     if kind == "move":
         if maximum is None:
@@ -350,6 +372,8 @@ def quote(
         attribute=plan["attribute"],
         base_skill=plan["base_skill"],
         adventure_id=last.pk if last else None,
+        credits=credits,
+        credits_held=character.credits,
     )
 
 
@@ -590,6 +614,14 @@ def request_advancement(
             raise AdvancementError(f"give {' and '.join(q.needs_gm)}")
         if q.cp:
             _ledger(locked, -q.cp, f"Held for {_what(q.kind, q.target, q.current, q.new)}", actor)
+        if q.credits:
+            _ledger(
+                locked,
+                -q.credits,
+                f"Paid for {_what(q.kind, q.target, q.current, q.new)} (a droid's new skill)",
+                actor,
+                Currency.CREDITS,
+            )
         waits = bool(q.needs_gm) or (campaign.approve_advancement and not is_gm)
         advancement = Advancement.objects.create(
             character=locked,
@@ -682,6 +714,7 @@ def refuse(advancement: Advancement, *, actor: Any, reason: str) -> Advancement:
         _check_status(locked, "refused")
         if locked.cp_cost:
             _ledger(character, locked.cp_cost, f"Returned: {locked.target} refused", actor)
+        _return_credits(locked, character, f"Returned: {locked.target} refused", actor)
         locked.status = Status.REFUSED
         locked.reason = reason
         locked.decided_by = actor
@@ -700,6 +733,7 @@ def withdraw(advancement: Advancement, *, actor: Any) -> Advancement:
         _check_status(locked, "withdrawn")
         if locked.cp_cost:
             _ledger(character, locked.cp_cost, f"Returned: {locked.target} withdrawn", actor)
+        _return_credits(locked, character, f"Returned: {locked.target} withdrawn", actor)
         locked.status = Status.WITHDRAWN
         locked.save()
         live.bump(character.campaign_id, public=_public(character))
@@ -729,11 +763,29 @@ def _check_status(advancement: Advancement, verb: str) -> None:
     )
 
 
-def _ledger(character: Character, delta: int, reason: str, actor: Any) -> None:
+def _ledger(
+    character: Character, delta: int, reason: str, actor: Any, currency: str = Currency.CP
+) -> None:
     try:
-        change_balance(character, Currency.CP, delta, reason, actor)
+        change_balance(character, currency, delta, reason, actor)
     except LedgerError as exc:
         raise InsufficientPoints(str(exc)) from None
+
+
+def _credits_paid(advancement: Advancement) -> int:
+    """The credits paid with the request (a droid's new skill), kept with the sheet's notes."""
+    sheet = advancement.training.get("sheet") if isinstance(advancement.training, dict) else None
+    paid = sheet.get("credits", 0) if isinstance(sheet, dict) else 0
+    return paid if isinstance(paid, int) and not isinstance(paid, bool) and paid > 0 else 0
+
+
+def _return_credits(
+    advancement: Advancement, character: Character, reason: str, actor: Any
+) -> None:
+    """A refused or withdrawn request gives its credits back with its points."""
+    paid = _credits_paid(advancement)
+    if paid:
+        _ledger(character, paid, reason, actor, Currency.CREDITS)
 
 
 def _text(code: DieCode | int | None) -> str:
@@ -764,7 +816,9 @@ def _training_json(q: Quote) -> dict[str, Any]:
         training = start_training(q.target, q.cost, days=days, species_maximum=maximum)
     else:  # the GM gives the species maximum when he approves
         training = Training(q.target, q.cost, days)
-    sheet = {"attribute": q.attribute, "base_skill": q.base_skill}
+    sheet: dict[str, Any] = {"attribute": q.attribute, "base_skill": q.base_skill}
+    if q.credits:
+        sheet["credits"] = q.credits
     return {**training.to_json(), "sheet": sheet, "needs": list(q.waiting_for)}
 
 

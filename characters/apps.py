@@ -11,5 +11,7 @@ class CharactersConfig(AppConfig):
         from campaigns.backup import register
         from characters import live  # noqa: F401
         from characters.backup import PARTS
+        from characters.craft_backup import PARTS as CRAFT_PARTS
 
         register(*PARTS)
+        register(*CRAFT_PARTS)

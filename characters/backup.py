@@ -34,6 +34,7 @@ from characters.models import (
 )
 from rules import Roll
 from rules.advancement import Training
+from rules.droids import DroidDesign, validate_droid
 
 ATTRIBUTES = ("dexterity", "knowledge", "mechanical", "perception", "strength", "technical")
 BALANCES = tuple(BALANCE_FIELDS.values())
@@ -49,6 +50,18 @@ def _stun_state(value: Any, loader: Loader) -> Any:
         validate_stun_state(value)
     except ValidationError as exc:
         raise Problem(" ".join(exc.messages)) from None
+    return value
+
+
+def _droid_design(value: Any, loader: Loader) -> Any:
+    """A droid's building record as the engine reads and the rules allow it (null for an
+    organic character)."""
+    if value is None:
+        return value
+    try:
+        validate_droid(DroidDesign.from_json(value))  # as the builder let it be built
+    except ENGINE_ERRORS as exc:
+        raise Problem(f"not a droid design this server can read ({exc})") from None
     return value
 
 
@@ -72,6 +85,8 @@ def _dice_into(value: Any, loader: Loader) -> Any:
         skill = loader.resolve("skills", int(found.group(1)))
     except Problem as problem:
         raise Problem(f"{trait!r}: {problem.message}", ".trait") from None
+    if not loader.restoring:  # checked: the ref stays until the skill's new id is known
+        return value
     return {**value, "trait": f"skill:{skill}"}
 
 
@@ -150,14 +165,14 @@ def _draft_into(value: Any, loader: Loader) -> Any:
 def _character(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -> None:
     if values["kind"] == Character.Kind.PC and values["owner"] is None:
         loader.problem(f"{where}.owner", "a player character has an owner (a username)")
-    if ref is not None and not loader.restoring:
+    if values["nature"] != Character.Nature.DROID and values["droid_design"] is not None:
+        loader.problem(f"{where}.droid_design", "only a droid has a droid design (nature droid)")
+    if ref is not None:
         held = {name: values[name] for name in BALANCES}
         loader.scratch.setdefault("balances", {})[ref] = (where, held)
 
 
 def _roll(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -> None:
-    if loader.restoring:
-        return
     try:
         roll = Roll.from_json(values["dice"])
     except ENGINE_ERRORS as exc:
@@ -168,8 +183,6 @@ def _roll(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -
 
 
 def _ledger_entry(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -> None:
-    if loader.restoring:
-        return
     if values["delta"] == 0:
         loader.problem(f"{where}.delta", "a ledger entry changes a balance (not by 0)")
     last = loader.scratch.setdefault("ledger", {})
@@ -213,6 +226,7 @@ CHARACTERS = Table(
     Character,
     (
         "kind",
+        "nature",
         "owner",
         "secret",
         "name",
@@ -224,6 +238,7 @@ CHARACTERS = Table(
         *ATTRIBUTES,
         "move",
         "force_sensitive",
+        "droid_design",
         *BALANCES,
         "wound_level",
         "stun_state",
@@ -233,7 +248,7 @@ CHARACTERS = Table(
         "created_at",
     ),
     codes=ATTRIBUTES,
-    json={"stun_state": JsonRule(into=_stun_state)},
+    json={"stun_state": JsonRule(into=_stun_state), "droid_design": JsonRule(into=_droid_design)},
     children={
         "skills": Table(
             Skill,
@@ -289,7 +304,7 @@ PARTS = (
                 "created_at",
             ),
             refs=ON_CHARACTERS,
-            json={"dice": JsonRule(out=_dice_out, into=_dice_into)},
+            json={"dice": JsonRule(out=_dice_out, into=_dice_into, refs=True)},
             check=_roll,
             remember=_rolls_the_ledger_names,
         ),
@@ -377,7 +392,7 @@ PARTS = (
                 "created_at",
                 "finished_at",
             ),
-            json={"report": JsonRule(out=_report_out, into=_report_into)},
+            json={"report": JsonRule(out=_report_out, into=_report_into, refs=True)},
             unique=(("to_day",),),
             check=_time_advance,
         ),

@@ -63,6 +63,10 @@ class Character(models.Model):
         PC = "pc", "Player character"
         NPC = "npc", "Non-player character"
 
+    class Nature(models.TextChoices):
+        ORGANIC = "organic", "Organic"
+        DROID = "droid", "Droid"
+
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="characters"
     )
@@ -75,6 +79,19 @@ class Character(models.Model):
         help_text="The player who plays this character; empty for NPCs.",
     )
     kind = models.CharField(max_length=3, choices=Kind.choices, default=Kind.PC)
+    nature = models.CharField(
+        max_length=8,
+        choices=Nature.choices,
+        default=Nature.ORGANIC,
+        db_default="organic",
+        help_text="What the character is (a droid or not); who controls it is its kind.",
+    )
+    droid_design = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A droid's building record: rules.droids.DroidDesign.to_json() as built "
+        "(characters.droid_builder); null for organic characters.",
+    )
     secret = models.BooleanField(default=False, help_text="Hidden from players (NPCs only).")
     name = models.CharField(max_length=100)
     species = models.CharField(max_length=60, default="Human")
@@ -137,6 +154,14 @@ class Character(models.Model):
                 condition=models.Q(wound_level__in=[value for value, _ in WOUND_LEVELS]),
                 name="wound_level_on_the_wound_track",
             ),
+            models.CheckConstraint(
+                condition=models.Q(nature__in=["organic", "droid"]),
+                name="nature_organic_or_droid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(nature="droid") | models.Q(droid_design__isnull=True),
+                name="only_droids_have_a_droid_design",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -151,6 +176,10 @@ class Character(models.Model):
     @property
     def is_npc(self) -> bool:
         return self.kind == self.Kind.NPC
+
+    @property
+    def is_droid(self) -> bool:
+        return self.nature == self.Nature.DROID
 
     def balance(self, currency: str) -> int:
         return getattr(self, BALANCE_FIELDS[currency])
@@ -559,3 +588,7 @@ class SkillEdit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_id}: {self.action} {self.skill_name}"
+
+
+# Ships and vehicles (issue 18) live in their own module; imported here so Django finds them.
+from characters.craft_models import Craft, CrewStation  # noqa: E402, F401

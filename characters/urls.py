@@ -4,6 +4,8 @@ from characters import (
     advancement_views,
     approval_views,
     calendar_views,
+    craft_views,
+    droid_builder,
     import_views,
     live,
     log,
@@ -42,6 +44,8 @@ character_patterns = [
     path("new/<id:draft_id>/<str:step>/", wizard.step, name="wizard_step"),
     # A character from another D6 tool's file, opened as a draft on the wizard's review.
     path("import/", import_views.import_character, name="import_character"),
+    # The droid builder: a droid built with building dice, saved as a character at once.
+    path("droids/new/", droid_builder.builder, name="droid_builder"),
 ]
 
 #: Mounted at /campaigns/<id>/ by config/urls.py: the characters, the campaign's dice log and
@@ -59,4 +63,16 @@ urlpatterns = [
     path("calendar/advance/", calendar_views.advance, name="advance"),
     path("calendar/traits/", trait_views.trait_uses, name="trait_uses"),
     path("advancements/", advancement_views.approvals, name="approvals"),
+    # Ships and vehicles (issue 18): the list, the GM's additions, the ship sheet and its crew.
+    path("craft/", craft_views.craft_list, name="craft_list"),
+    path("craft/add/", craft_views.craft_add, name="craft_add"),
+    path("craft/new/", craft_views.craft_new, name="craft_new"),
+    path("craft/<id:craft_id>/", craft_views.craft_sheet, name="craft_sheet"),
+    path("craft/<id:craft_id>/crew/", craft_views.craft_crew, name="craft_crew"),
+    path("craft/<id:craft_id>/delete/", craft_views.craft_delete, name="craft_delete"),
+    path(
+        "craft/<id:craft_id>/stations/<id:station_id>/roll/",
+        craft_views.craft_roll,
+        name="craft_roll",
+    ),
 ]

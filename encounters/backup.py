@@ -100,16 +100,18 @@ def _block(value: Any, loader: Loader) -> Any:
     return value
 
 
-STATE = JsonRule(out=_ids_out, into=_engine(EncounterState.from_json, "an encounter state"))
+STATE = JsonRule(
+    out=_ids_out, into=_engine(EncounterState.from_json, "an encounter state"), refs=True
+)
 
 STEPS = Table(
     Step,
     ("number", "version", "command", "events", "touched", "actor", "created_at"),
     parent="encounter",
     json={
-        "command": JsonRule(out=_ids_out, into=_engine(command_from_json, "a step")),
-        "events": JsonRule(out=_ids_out, into=_engine(_events, "events")),
-        "touched": JsonRule(out=_ids_out, into=_engine(_touched, "a list of ids")),
+        "command": JsonRule(out=_ids_out, into=_engine(command_from_json, "a step"), refs=True),
+        "events": JsonRule(out=_ids_out, into=_engine(_events, "events"), refs=True),
+        "touched": JsonRule(out=_ids_out, into=_engine(_touched, "a list of ids"), refs=True),
     },
     unique=(("number",),),
 )

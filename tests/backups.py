@@ -10,8 +10,10 @@ from django.contrib.auth import get_user_model
 from campaigns.backup import export_campaign
 from campaigns.models import Adventure, LibraryEntry, Removal
 from characters.advancement import award_all, request_advancement, set_trait_use
+from characters.craft_services import catalogue, create_craft, crew_station
 from characters.demo import load_demo
 from characters.downtime import run_advance
+from characters.droid_builder import build_droid
 from characters.models import CreationDraft, Skill, TimeAdvance
 from characters.services import change_balance, roll_trait
 from characters.skill_edits import gm_set_skill
@@ -22,6 +24,7 @@ from encounters.tests.helpers import fighter
 from rules import RuleSet, SeededDice
 from rules.combat import ActionCount
 from rules.dice import FixedDice
+from rules.droids import load_droid_templates
 from rules.encounter import COMMANDS, EncounterState
 from rules.library import builtin_entries, check_entry
 
@@ -93,6 +96,18 @@ def rich_campaign():
     StatBlock.objects.create(
         campaign=campaign, name="Stormtrooper", block={"name": "Stormtrooper", "count": 2}
     )
+    # A player's droid built from the R2 design (issue 18): nature and building record.
+    r2 = load_droid_templates()["r2"]
+    build_droid(
+        campaign,
+        gm,
+        dataclasses.replace(r2, name="R2-Q5", player_character=True),
+        owner_id=leia.pk,
+        model="R2 Astromech Droid",
+    )
+    # A party ship with Tala at the pilot's station (issue 18).
+    ship = create_craft(campaign, catalogue()["Corellian Corvette"], party=True)
+    crew_station(campaign.memberships.get(user=gm), ship.stations.get(role="pilot"), tala)
 
     ruleset = campaign.ruleset
     pc = combatant_for_character(tala, side="rebels", ruleset=ruleset)

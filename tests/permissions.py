@@ -72,6 +72,42 @@ STAT_BLOCK = {
     "sb-scale": "character",
 }
 
+CRAFT_ADD = {"catalogue": "Corellian Corvette", "name": "Tantive", "owner": "party"}
+CRAFT = {
+    "name": "Stellar Envoy",
+    "kind": "starship",
+    "scale": "starfighter",
+    "maneuverability": "1D",
+    "hull": "4D",
+    "shields": "1D",
+    "weapons": "Laser cannon | 2D | 4D | turret | 1-3/12/25 | 1",
+}
+CREW = {"station": "{pilot_station}", "character": "{character}"}
+CRAFT_ROLL = {"actions": 1, "modifier": 0, "cp": 0}
+
+DROID = {
+    "kind": "pc",
+    "name": "R5-K6",
+    "model": "R5 astromech",
+    **dict.fromkeys(
+        ("dexterity", "knowledge", "mechanical", "perception", "strength", "technical"), "1D"
+    ),
+    "speed": "",
+    "armor": "0D",
+    "skills-TOTAL_FORMS": 1,
+    "skills-INITIAL_FORMS": 0,
+    "skills-0-name": "starship repair",
+    "skills-0-attribute": "technical",
+    "skills-0-code": "4D",
+    "items-TOTAL_FORMS": 1,
+    "items-INITIAL_FORMS": 0,
+    "items-0-name": "video sensor",
+    "items-0-quantity": 1,
+    "items-0-features": 0,
+    "items-0-vision": "on",
+}
+"""A droid the builder accepts: a player's droid (the player's own; a GM's own when no player
+is chosen), 4D of its 65D spent."""
 IMPROVE = {"what": "attribute:dexterity", "teacher": "on", "extra_cp": 0}
 """A quote (no "confirm"): the scenario's characters hold no CP to pay for anything."""
 AWARD = {
@@ -121,6 +157,8 @@ ROWS: list[Row] = [
     Row("campaigns:backup", args=("campaign",), player=403),
     Row("campaigns:restore", outsider=200),
     Row("campaigns:restore", "post", outsider=400, player=400, gm=400),
+    # A restore job (the scenario's GM uploaded it): only its uploader sees it.
+    Row("campaigns:restore_job", args=("restore_job",), outsider=404, player=404),
     Row(
         "campaigns:invitation_create",
         "post",
@@ -253,6 +291,57 @@ ROWS: list[Row] = [
         gm=302,
         # braces doubled: row data is filled with str.format
         data={"text": '{{"info": {{"name": "Imported"}}, "attrs": {{}}}}'},
+    ),
+    # Ships and vehicles (issue 18): everyone in the campaign reads them; only the GM adds
+    # craft (from the catalogue or his own stat block). A player crews a party craft's station
+    # with his own character (302) but not another player's craft (403, with the reason); he
+    # rolls for his own crew member, not for another player's.
+    Row("characters:craft_list", args=("campaign",)),
+    Row("characters:craft_add", "post", args=("campaign",), player=403, gm=302, data=CRAFT_ADD),
+    Row("characters:craft_new", args=("campaign",), player=403),
+    Row("characters:craft_new", "post", args=("campaign",), player=403, gm=302, data=CRAFT),
+    Row("characters:craft_sheet", args=("campaign", "craft")),
+    Row("characters:craft_crew", "post", args=("campaign", "craft"), player=302, gm=302, data=CREW),
+    Row(
+        "characters:craft_crew",
+        "post",
+        args=("campaign", "others_craft"),
+        player=403,
+        gm=302,
+        data={"station": "{others_pilot_station}", "character": "{character}"},
+    ),
+    Row("characters:craft_delete", args=("campaign", "others_craft"), player=403),
+    Row(
+        "characters:craft_delete",
+        "post",
+        args=("campaign", "others_craft"),
+        player=403,
+        gm=302,
+        data={"confirm_name": "Corellian Corvette"},
+    ),
+    Row("characters:craft_roll", args=("campaign", "craft", "pilot_station")),
+    Row(
+        "characters:craft_roll",
+        "post",
+        args=("campaign", "craft", "pilot_station"),
+        data=CRAFT_ROLL,
+    ),
+    Row(
+        "characters:craft_roll",
+        args=("campaign", "others_craft", "others_pilot_station"),
+        player=403,
+    ),
+    # The droid builder (issue 18): any member opens it; a player builds his own droid (302 to
+    # its sheet), a GM any; only a GM builds an NPC droid (a player: 403, with the reason).
+    Row("characters:droid_builder", args=("campaign",)),
+    Row("characters:droid_builder", "post", args=("campaign",), player=302, gm=302, data=DROID),
+    Row(
+        "characters:droid_builder",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=302,
+        data={**DROID, "kind": "npc"},
     ),
     # Advancement from the sheet (issue 16): the player improves his own character, the GM any;
     # the scenario has no request, so withdrawing "{character}" is a 404. A POST without

@@ -136,6 +136,18 @@ def bad_trait_skill(doc):
     roll["dice"]["trait"] = "skill:999"
 
 
+def droid(doc):
+    return next(c for c in doc["parts"]["characters"] if c["nature"] == "droid")
+
+
+def droid_skill_too_high(doc):
+    droid(doc)["droid_design"]["skills"][0]["code"] = "14D"
+
+
+def design_on_an_organic(doc):
+    character(doc)["droid_design"] = droid(doc)["droid_design"]
+
+
 DAMAGES = [
     (set_version, "version: the file is version 2 of the format; this server reads version 1"),
     (bad_skill_code, "parts.characters[0].skills[2].code: '9D+7' is not a die code"),
@@ -151,6 +163,8 @@ DAMAGES = [
     (nan_in_json, "parts.stat_blocks[0].block: holds a number JSON cannot hold"),
     (year_one_in_the_east, "parts.rolls[0].created_at: '0001-01-01T00:00:00+05:00' is out of"),
     (bad_wound, "parts.characters[0].wound_level: 'bruised' is not one of"),
+    (droid_skill_too_high, ".droid_design: not a droid design this server can read"),
+    (design_on_an_organic, "parts.characters[0].droid_design: only a droid has a droid design"),
     (bad_rule_option, "campaign.rule_options: not rule options this server knows"),
     (
         same_skill_twice,
@@ -178,6 +192,39 @@ def test_every_problem_is_listed_at_once(document):
     bad_roll_ref(document)
     problems = refused(document)
     assert len(problems) == 3, problems
+
+
+def nul_in_a_json_key(doc):
+    doc["parts"]["stat_blocks"][0]["block"]["a\x00b"] = 1
+
+
+def surrogate_in_json(doc):
+    doc["parts"]["rolls"][0]["dice"]["notes"] = ["\udc80"]
+
+
+def infinite_in_json(doc):
+    doc["parts"]["stat_blocks"][0]["block"]["count"] = 123456789
+
+
+FROM_TEXT = [
+    (nul_in_json, "parts.rolls[0].dice: text in it holds a NUL character"),
+    (nul_in_a_json_key, "parts.stat_blocks[0].block: text in it holds a NUL character"),
+    (surrogate_in_json, "parts.rolls[0].dice: text in it is not valid Unicode"),
+    (infinite_in_json, "parts.stat_blocks[0].block: holds a number JSON cannot hold"),
+]
+
+
+@pytest.mark.parametrize(("damage", "message"), FROM_TEXT, ids=[d.__name__ for d, _ in FROM_TEXT])
+def test_a_file_whose_text_hides_a_bad_json_value_is_refused_naming_the_place(
+    document, damage, message
+):
+    """What a JSON column may not hold (PostgreSQL's JSON has no NUL, no lone surrogate, no
+    infinity), written in the file's text as escapes (``\\u0000``, ``\\udc80``) or as a
+    number too large for a float (``1e999``): read from the file, it is found all the same."""
+    damage(document)
+    text = json.dumps(document).replace("123456789", "1e999")
+    problems = refused(read_backup(text.encode()))
+    assert any(p.startswith(message) for p in problems), problems
 
 
 def test_a_file_that_is_not_json_is_refused():

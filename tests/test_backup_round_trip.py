@@ -4,12 +4,19 @@ the two files are equal apart from the moment of export. The comparison is stric
 fail on a dropped skill or a changed roll, and the new campaign's records point at each other,
 never at the old campaign's."""
 
+import gc
 import json
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaigns.backup import export_campaign, read_backup, registered, restore_campaign
+from campaigns.backup import (
+    BackupRefused,
+    export_campaign,
+    read_backup,
+    registered,
+    restore_campaign,
+)
 from campaigns.models import Campaign, Membership
 from characters.models import (
     Advancement,
@@ -183,3 +190,70 @@ def test_the_export_streams_a_long_dice_log_in_many_chunks(original):
     sizes = [len(c) for c in chunks]
     assert len(sizes) > 10
     assert max(sizes) < sum(sizes) / 4
+
+
+def test_the_import_reports_its_progress_checking_then_writing(original):
+    text = export_text(original)
+    total = sum(len(records) for records in json.loads(text)["parts"].values())
+    seen = []
+
+    restore_campaign(read_backup(text), importer=user("gm"), progress=lambda *at: seen.append(at))
+
+    assert seen[0] == ("checking", 0, total)
+    assert seen[-1] == ("writing", total, total)
+    stages = [stage for stage, _, _ in seen]
+    assert stages == sorted(stages)  # every "checking" before the first "writing"
+    for stage in ("checking", "writing"):
+        done = [n for s, n, _ in seen if s == stage]
+        assert done == sorted(done) and done[-1] == total
+
+
+def test_restored_records_never_take_the_id_of_a_deleted_one(original):
+    """The import gives its rows their ids itself (the sequence's next, or on SQLite the next
+    after both the highest id and the AUTOINCREMENT counter): a roll deleted from the end of
+    the log does not lend its id to a restored one, which a stored ``skill:<id>`` or a page's
+    cached id could otherwise mistake for it. Rows made afterwards get fresh ids too."""
+    text = export_text(original)
+    last = DiceRoll.objects.order_by("-pk").first()
+    data = {f.attname: getattr(last, f.attname) for f in DiceRoll._meta.concrete_fields}
+    del data["id"]
+    extra = DiceRoll.objects.create(**data)
+    gone = extra.pk
+    extra.delete()
+    skill = Skill.objects.order_by("-pk").first()
+    skill_gone = Skill.objects.create(character=skill.character, name="deleted skill", code="2D").pk
+    Skill.objects.filter(pk=skill_gone).delete()
+
+    copy = restored(text).campaign
+
+    assert DiceRoll.objects.filter(campaign=copy).order_by("pk").first().pk > gone
+    assert Skill.objects.filter(character__campaign=copy).order_by("pk").first().pk > skill_gone
+    later = DiceRoll.objects.create(**data)
+    assert later.pk > DiceRoll.objects.filter(campaign=copy).order_by("-pk").first().pk
+
+
+def test_the_cycle_collector_is_on_again_after_an_import(original):
+    text = export_text(original)
+    restored(text)
+    assert gc.isenabled()
+    with pytest.raises(BackupRefused):
+        restored(text.replace('"version": 1', '"version": 2'))
+    assert gc.isenabled()
+
+
+def test_text_with_tabs_newlines_backslashes_and_a_literal_null_marker_comes_back_the_same(
+    original,
+):
+    """PostgreSQL's restore streams rows with COPY, whose text format gives tabs, newlines,
+    backslashes and ``\\N`` (its NULL) a meaning: they must arrive as they left."""
+    awkward = 'Line one\n\tTabbed \\N is not null, a back\\slash, \\t, a quote " and 🎲'
+    tala = original.characters.get(name="Tala Voss")
+    tala.notes = awkward
+    tala.save(update_fields=["notes"])
+    DiceRoll.objects.filter(character=tala).update(label=awkward[:120].replace("\n", " "))
+    first = export_text(original)
+
+    copy = restored(first).campaign
+
+    assert copy.characters.get(name="Tala Voss").notes == awkward
+    assert differences(normalised(first), normalised(export_text(copy))) == []

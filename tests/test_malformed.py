@@ -54,6 +54,9 @@ from characters.calendar_forms import (
     SkillRemoveForm,
     WithdrawForm,
 )
+from characters.craft_forms import CatalogueAddForm, CrewForm, StatBlockForm
+from characters.droid_forms import DroidForm, ItemRowForm
+from characters.droid_forms import SkillRowForm as DroidSkillRowForm
 from characters.forms import AwardForm, CharacterForm, RollForm
 from characters.forms_wizard import (
     MAX_SKILL_ROWS,
@@ -101,6 +104,17 @@ def _award_names() -> list[str]:
     management = ["TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"]
     rows = [f"{i}-{n}" for i in (0, 1) for n in AwardRowForm.base_fields]
     return [*_names(AwardReasonForm), *(f"awards-{n}" for n in management + rows)]
+
+
+def _droid_names() -> list[str]:
+    """The droid builder's form, its six attributes, and two rows of skills and of items."""
+    management = ["TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"]
+    attributes = ["dexterity", "knowledge", "mechanical", "perception", "strength", "technical"]
+    names = [*_names(DroidForm), *attributes, "_live", "action"]
+    for prefix, form in (("skills", DroidSkillRowForm), ("items", ItemRowForm)):
+        rows = [f"{i}-{n}" for i in (0, 1) for n in form.base_fields]
+        names += [f"{prefix}-{n}" for n in management + rows]
+    return names
 
 
 def _step_names() -> list[str]:
@@ -156,10 +170,19 @@ def fields_by_url() -> dict[str, list[str]]:
         "campaigns:library_add": sorted(LIBRARY_FORMS["gear"].base_fields),
         "campaigns:library_edit": sorted(LIBRARY_FORMS["gear"].base_fields),
         "campaigns:library_import": ["file", "replace"],
+        "campaigns:restore": ["file", "name", "key"],
+        "campaigns:restore_job": ["seen"],
         "campaigns:library_delete": ["confirm"],
         "characters:draft_submit": ["note"],
         "characters:draft_return": ["reason"],
         "characters:import_character": ["file", "text", "owner"],
+        "characters:droid_builder": _droid_names(),
+        "characters:craft_list": ["q", "kind"],
+        "characters:craft_add": _names(CatalogueAddForm()),
+        "characters:craft_new": _names(StatBlockForm()),
+        "characters:craft_crew": _names(CrewForm()),
+        "characters:craft_delete": ["confirm_name"],
+        "characters:craft_roll": _names(RollForm),
         "encounters:list": ["name"],
         "encounters:step": _step_names(),
         "encounters:undo": ["seen", "version"],

@@ -1,5 +1,6 @@
 """Every URL × anonymous, outsider, player and GM gets the expected status."""
 
+import uuid
 from types import SimpleNamespace
 
 import pytest
@@ -8,13 +9,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaigns.models import LibraryEntry, Membership
+from campaigns.models import LibraryEntry, Membership, RestoreJob
 from campaigns.tests.factories import (
     CampaignFactory,
     InvitationFactory,
     MembershipFactory,
     UserFactory,
 )
+from characters.craft_services import catalogue, create_craft
 from characters.models import CreationDraft
 from characters.tests.factories import CharacterFactory, ItemFactory, NPCFactory
 from encounters import views as encounter_views
@@ -67,12 +69,23 @@ def scenario(db, monkeypatch):
         campaign=campaign, kind="gear", name="Comlink", data=check_entry("gear", COMLINK)
     )
     encounter = _encounter(campaign, character)
+    restore_job = RestoreJob.objects.create(user=campaign.created_by, key=uuid.uuid4())
+    # Ships (issue 18): a party corvette piloted by the player's character, and another
+    # player's own corvette piloted by that player's character.
+    corvette = catalogue()["Corellian Corvette"]
+    craft = create_craft(campaign, corvette, party=True)
+    pilot_station = craft.stations.get(role="pilot")
+    craft.stations.filter(pk=pilot_station.pk).update(character=character)
+    others_craft = create_craft(campaign, corvette, owner_character=others_character)
+    others_pilot_station = others_craft.stations.get(role="pilot")
+    others_craft.stations.filter(pk=others_pilot_station.pk).update(character=others_character)
     elsewhere = CampaignFactory()  # another campaign, with its own GM and encounter
     foreign_encounter = start_encounter(elsewhere, "Elsewhere", elsewhere.created_by)
     return SimpleNamespace(
         draft=draft.pk,
         library_entry=library_entry.pk,
         library_kind="gear",
+        restore_job=restore_job.pk,
         draft_step="species",
         character=character.pk,
         others_character=others_character.pk,
@@ -83,6 +96,10 @@ def scenario(db, monkeypatch):
         invitation=invitation.pk,
         token=invitation.token,
         other_member=other.pk,
+        craft=craft.pk,
+        pilot_station=pilot_station.pk,
+        others_craft=others_craft.pk,
+        others_pilot_station=others_pilot_station.pk,
         users={
             "anonymous": None,
             "outsider": outsider,

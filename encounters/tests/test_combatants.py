@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.tests.factories import CampaignFactory
+from characters.droid_builder import build_droid
 from characters.models import Character, Item
 from characters.tests.factories import CharacterFactory, ItemFactory, NPCFactory, SkillFactory
 from encounters.combatants import (
@@ -17,6 +19,7 @@ from encounters.combatants import (
 )
 from rules.combat import Armour, WeaponRange
 from rules.dice import DieCode, FixedDice
+from rules.droids import load_droid_templates
 from rules.encounter import AddCombatant, EncounterState, apply
 from rules.injuries import Stun, WoundLevel, WoundState
 from rules.ruleset import RuleSet
@@ -310,3 +313,16 @@ def test_a_weapon_specialization_is_what_the_character_fires_with():
 
     assert fighter.weapon is not None and fighter.weapon.skill == "blaster pistol"
     assert str(fighter.code(fighter.weapon.skill)) == "6D+1"
+
+
+def test_a_built_droids_armour_protects_it_in_a_fight():
+    """[RC] a droid's armour (bought with building dice) is added to its Strength against damage
+    from both kinds of attack: the builder stores it as an armour item the fight reads."""
+    campaign = CampaignFactory()
+    r2 = load_droid_templates()["r2"]  # armour +1D
+    droid = build_droid(campaign, campaign.created_by, r2, owner_id=None, model="R2")
+
+    combatant = combatant_for_character(droid, side="rebels", ruleset=RULES_2E)
+
+    assert combatant.armour == Armour(physical=D("1D"), energy=D("1D"))
+    assert combatant.id == f"npc-{droid.pk}"

@@ -6,6 +6,8 @@ Modules:
   reference craft in ``rules/data``, the [RC] weapon ranges and the Star Warriors export;
 * :mod:`rules.craft.damage` — the damage chart (:func:`craft_damage_result`), escalation,
   the 1D damage tables, lost Moves and a craft's stored damage state (:class:`CraftState`);
+* :mod:`rules.craft.crew` — crew stations: the skill each rolls and the craft's code added
+  (:func:`station_roll`, :func:`combined_code`);
 * :mod:`rules.craft.starship_combat` — [RC] evasion, shielding and missiles, tractor beams;
 * :mod:`rules.craft.travel` — vehicle km/h, astrogation and hyperspace travel time;
 * :mod:`rules.craft.capital` — [RC] capital ship combat: crews, guns, targeting and damage in
@@ -64,6 +66,16 @@ from rules.craft.capital_tactics import (
     subordinate_bonus,
     swarm_fighter_status,
     template_boxes,
+)
+from rules.craft.crew import (
+    PILOTING_SKILLS,
+    STATION_ROLES,
+    StationRoll,
+    combined_code,
+    gunnery_skill,
+    piloting_skill,
+    shields_skill,
+    station_roll,
 )
 from rules.craft.damage import (
     DAMAGE_BANDS,
@@ -132,8 +144,10 @@ __all__ = [
     "FACINGS",
     "GUNS_MODIFIER_CHART",
     "OFFICERS",
+    "PILOTING_SKILLS",
     "RC_WEAPON_RANGES",
     "STARSHIP_EFFECTS",
+    "STATION_ROLES",
     "SWR_LONG_SHOT_OFFSETS",
     "SWR_SPEED",
     "SWR_SPEED_FIELDS",
@@ -163,6 +177,7 @@ __all__ = [
     "ShieldReroute",
     "ShipDamageStatus",
     "Side",
+    "StationRoll",
     "TargetName",
     "Targeting",
     "TractorResult",
@@ -176,6 +191,7 @@ __all__ = [
     "capital_die_cap",
     "capital_ships",
     "combat_evasion_difficulty",
+    "combined_code",
     "command_budget",
     "coordinated_guns",
     "counter_battery",
@@ -190,6 +206,7 @@ __all__ = [
     "facing_change_cost",
     "full_evasion",
     "gun_status",
+    "gunnery_skill",
     "guns_modifier",
     "hull_resistance_code",
     "hyperspace_travel_time",
@@ -197,6 +214,7 @@ __all__ = [
     "lost_moves_status",
     "missile_difficulty",
     "missile_difficulty_dice",
+    "piloting_skill",
     "ram_damage_code",
     "ram_hits",
     "rc_astrogation_difficulty",
@@ -207,9 +225,11 @@ __all__ = [
     "reroute_shield_power",
     "shield_number",
     "shielded_hit",
+    "shields_skill",
     "ship_code",
     "ship_damage_status",
     "star_warriors_speed",
+    "station_roll",
     "subordinate_bonus",
     "swarm_fighter_status",
     "targeting",

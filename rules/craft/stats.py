@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from rules.craft._common import CraftError, CraftKind
 from rules.dice import DieCode
+from rules.errors import RulesError
 from rules.scale import Scale
 
 __all__ = [
@@ -118,10 +119,16 @@ class CraftWeapon:
     ranges: RangeBands | None = None
     code: str | None = None
     needs_review: bool = False
+    crew: int | None = None
+    range_text: str = ""
 
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise CraftError("a weapon needs a name")
+        if self.crew is not None and (
+            isinstance(self.crew, bool) or not isinstance(self.crew, int) or self.crew < 0
+        ):
+            raise CraftError(f"{self.name}: the weapon's crew cannot be negative")
         if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
             raise CraftError(f"{self.name}: the number of guns must be 1 or more")
 
@@ -137,6 +144,8 @@ class CraftWeapon:
             "arc": self.arc,
             "ranges": self.ranges.to_dict() if self.ranges else None,
             "needs_review": self.needs_review,
+            "crew": self.crew,
+            "range_text": self.range_text,
         }
 
     @classmethod
@@ -152,6 +161,8 @@ class CraftWeapon:
             ranges=RangeBands.from_dict(data["ranges"]) if data.get("ranges") else None,
             code=data.get("code"),
             needs_review=data.get("needs_review", False),
+            crew=data.get("crew"),
+            range_text=data.get("range_text") or "",
         )
 
 
@@ -184,6 +195,18 @@ class CraftStats:
     source_ref: str = ""
     notes: str = ""
     needs_review: bool = False
+    # Display fields: common stat-block entries no rule in the sources reads (§2).
+    craft_type: str = ""
+    crew: int | None = None
+    crew_skill: str = ""
+    passengers: int | None = None
+    cargo: str = ""
+    consumables: str = ""
+    backup_hyperdrive: float | None = None
+    sensors: str = ""
+    atmosphere_move: int | None = None
+    atmosphere_kmh: int | None = None
+    piloting_skill: str = ""
 
     _CODES = (
         "maneuverability",
@@ -200,12 +223,20 @@ class CraftStats:
             raise CraftError("a craft needs a name")
         if self.kind not in ("vehicle", "starship", "capital"):
             raise CraftError(f"{self.name}: kind must be vehicle, starship or capital")
-        for name in ("move", "kmh", "space"):
+        for name in ("move", "kmh", "space", "crew", "passengers", "atmosphere_move"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or value < 0):
-                raise CraftError(f"{self.name}: {name} cannot be negative")
-        if self.hyperdrive is not None and self.hyperdrive <= 0:
-            raise CraftError(f"{self.name}: a hyperdrive multiplier must be above 0")
+                raise CraftError(f"{self.name}: {name.replace('_', ' ')} cannot be negative")
+        if self.atmosphere_kmh is not None and self.atmosphere_kmh < 0:
+            raise CraftError(f"{self.name}: atmosphere km/h cannot be negative")
+        for name in ("hyperdrive", "backup_hyperdrive"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise CraftError(f"{self.name}: a hyperdrive multiplier must be above 0")
+        for name in self._CODES:
+            code = getattr(self, name)
+            if code is not None and (code.dice < 0 or code.pips < 0):
+                raise CraftError(f"{self.name}: {name.replace('_', ' ')} cannot be negative")
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "kind": self.kind, "scale": self.scale.key}
@@ -232,6 +263,24 @@ class CraftStats:
             values[name] = _code(data.get(name))
         values["weapons"] = tuple(CraftWeapon.from_dict(w) for w in data.get("weapons", ()))
         return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stat block as stored by the app (JSON-safe; :meth:`from_json` reads it)."""
+        return self.to_dict()
+
+    @classmethod
+    def from_json(cls, data: object) -> CraftStats:
+        """A stat block stored by :meth:`to_json`; a :class:`CraftError` for anything else."""
+        if not isinstance(data, dict):
+            raise CraftError("a stored stat block must be an object")
+        try:
+            return cls.from_dict(data)
+        except CraftError:
+            raise
+        except RulesError as exc:
+            raise CraftError(f"bad stored stat block: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise CraftError(f"bad stored stat block: {exc!r}") from None
 
 
 def load_craft(file: Literal["starships", "vehicles"]) -> tuple[CraftStats, ...]:

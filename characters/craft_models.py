@@ -1,0 +1,115 @@
+"""Ships and vehicles of a campaign and their crew stations (issue 18).
+
+A craft's stat block is stored as ``rules.craft.CraftStats.to_json()`` (what the engine reads
+back with ``from_json``), made from the catalogue in ``rules/data`` or typed by the GM. It
+belongs to one character or to the party (or to nobody yet: an NPC's ship, a wreck). Its damage
+is ``rules.craft.CraftState.to_json()`` (for the damage rules; None while undamaged).
+
+Crew stations are made with the craft: pilot, co-pilot, one gunner per weapon, shields (when
+it has shields), sensors and engineer. One character per station; a character may hold
+several stations (a starfighter's pilot fires its guns): each extra action that round takes
+1D from every roll, set on the roll form as for any multiple action.
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from rules.craft import CraftStats
+
+
+class Craft(models.Model):
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="craft"
+    )
+    name = models.CharField(max_length=100)
+    catalogue_name = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="The catalogue craft (rules/data) this one was made from; blank: the GM's own.",
+    )
+    stats = models.JSONField(help_text="rules.craft.CraftStats.to_json(): the stat block.")
+    owner_character = models.ForeignKey(
+        "characters.Character",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_craft",
+    )
+    party = models.BooleanField(default=False, help_text="Owned by the party as a whole.")
+    damage = models.JSONField(
+        null=True, blank=True, help_text="rules.craft.CraftState.to_json(); null: undamaged."
+    )
+    notes = models.TextField(blank=True, max_length=4000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name_plural = "craft"
+        constraints = [
+            models.CheckConstraint(
+                condition=~(Q(party=True) & Q(owner_character__isnull=False)),
+                name="craft_one_owner",
+                violation_error_message="A craft belongs to a character or to the party.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("characters:craft_sheet", args=[self.campaign_id, self.pk])
+
+    @property
+    def stat_block(self) -> CraftStats:
+        cached = getattr(self, "_stat_block", None)
+        if cached is None:
+            cached = CraftStats.from_json(self.stats)
+            self._stat_block = cached
+        return cached
+
+
+class CrewStation(models.Model):
+    class Role(models.TextChoices):
+        PILOT = "pilot", "Pilot"
+        COPILOT = "copilot", "Co-pilot"
+        GUNNER = "gunner", "Gunner"
+        SHIELDS = "shields", "Shields"
+        SENSORS = "sensors", "Sensors"
+        ENGINEER = "engineer", "Engineer"
+
+    craft = models.ForeignKey(Craft, on_delete=models.CASCADE, related_name="stations")
+    role = models.CharField(max_length=8, choices=Role.choices)
+    weapon_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A gunner's weapon: its place in the stat block's list."
+    )
+    character = models.ForeignKey(
+        "characters.Character",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="crew_stations",
+    )
+
+    class Meta:
+        ordering = ["craft", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["craft", "role"],
+                condition=Q(weapon_index__isnull=True),
+                name="crew_station_one_per_role",
+            ),
+            models.UniqueConstraint(
+                fields=["craft", "weapon_index"],
+                condition=Q(weapon_index__isnull=False),
+                name="crew_station_one_gunner_per_weapon",
+            ),
+            models.CheckConstraint(
+                condition=Q(role="gunner", weapon_index__isnull=False)
+                | (~Q(role="gunner") & Q(weapon_index__isnull=True)),
+                name="crew_station_gunner_has_weapon",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.craft_id}: {self.role}"
