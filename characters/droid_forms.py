@@ -12,7 +12,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
-from characters.forms_wizard import set_live
+from characters.forms_wizard import NumberedRowForm, set_live
 from characters.models import ATTRIBUTE_LABELS, ATTRIBUTES, Character, Item, Skill
 from rules import DieCode, DieCodeError, reference
 from rules.droids import load_droid_templates
@@ -127,7 +127,7 @@ class DroidForm(forms.Form):
         return [self[a] for a in ATTRIBUTES]
 
 
-class SkillRowForm(forms.Form):
+class SkillRowForm(NumberedRowForm):
     name = forms.CharField(
         label="Skill", max_length=Skill._meta.get_field("name").max_length, required=False
     )
@@ -138,13 +138,8 @@ class SkillRowForm(forms.Form):
     )
     code = BuildCodeField(label="Code", required=False)
 
-    def __init__(self, *args, row: int = 1, live_url: str = "", **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.row = row
-        for field in self.fields.values():
-            field.widget.attrs["aria-label"] = f"{field.label} {row}"
-            if live_url:
-                set_live(field.widget, live_url)
         self.fields["name"].widget.attrs.update(list="skill-list", placeholder="Skill")
         self.fields["code"].widget.attrs["placeholder"] = "e.g. 5D"
 
@@ -166,7 +161,7 @@ class SkillRowForm(forms.Form):
         return data
 
 
-class ItemRowForm(forms.Form):
+class ItemRowForm(NumberedRowForm):
     name = forms.CharField(
         label="Item", max_length=Item._meta.get_field("name").max_length, required=False
     )
@@ -178,13 +173,8 @@ class ItemRowForm(forms.Form):
     )
     vision = forms.BooleanField(label="Gives vision", required=False)
 
-    def __init__(self, *args, row: int = 1, live_url: str = "", **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.row = row
-        for field in self.fields.values():
-            field.widget.attrs["aria-label"] = f"{field.label} {row}"
-            if live_url:
-                set_live(field.widget, live_url)
         self.fields["name"].widget.attrs["placeholder"] = "Item, e.g. photoreceptors"
 
     def clean(self):

@@ -346,7 +346,20 @@ class AttributesForm(LiveForm):
 # ---------------------------------------------------------------------------------------------
 # Skills
 # ---------------------------------------------------------------------------------------------
-class SkillRowForm(forms.Form):
+class NumberedRowForm(forms.Form):
+    """One row of a repeated group (skill 3, item 2): each input labelled with its row number
+    for screen readers and, with ``live_url``, checked as the user types."""
+
+    def __init__(self, *args, row: int = 1, live_url: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.row = row
+        for field in self.fields.values():
+            field.widget.attrs["aria-label"] = f"{field.label} {row}"
+            if live_url:
+                set_live(field.widget, live_url)
+
+
+class SkillRowForm(NumberedRowForm):
     name = forms.CharField(label="Skill", max_length=80, required=False)
     attribute = forms.ChoiceField(
         label="Attribute",
@@ -356,13 +369,8 @@ class SkillRowForm(forms.Form):
     specialization_of = forms.CharField(label="Specialization of", max_length=80, required=False)
     code = DieCodeFormField(label="Code", required=False)
 
-    def __init__(self, *args, row: int = 1, live_url: str = "", **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.row = row
-        for field in self.fields.values():
-            field.widget.attrs["aria-label"] = f"{field.label} {row}"
-            if live_url:
-                set_live(field.widget, live_url)
         self.fields["name"].widget.attrs["list"] = "skill-list"
         self.fields["specialization_of"].widget.attrs["list"] = "skill-list"
         self.fields["specialization_of"].widget.attrs["placeholder"] = "blank if not"
