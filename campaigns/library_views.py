@@ -15,6 +15,7 @@ from campaigns import library
 from campaigns.access import membership_or_404
 from campaigns.library_forms import FORCE_SENSITIVITY_LABELS, FORMS, LibraryImportForm
 from campaigns.models import LibraryEntry
+from rules.equipment import availability_fee, black_market_price_range, license_check_difficulty
 from rules.library import KIND_LABELS, KINDS
 from rules.traits import ATTRIBUTES
 
@@ -116,6 +117,31 @@ def _cost(d: dict) -> list[tuple[str, str]]:
         facts.append(("Cost", f"{d['cost']:,} cr"))
     if d.get("availability"):
         facts.append(("Availability", d["availability"]))
+        facts += availability_facts(d["availability"], d.get("cost"))
+    return facts
+
+
+def availability_facts(code: str, cost: int | None) -> list[tuple[str, str]]:
+    """[RC] what buying an item of availability P (permit) or R (restricted licence) adds to
+    its price, and [HOUSE] its black-market range (droids-and-equipment.md §3.9, E17, E18).
+    Codes are read by their letter ("2, R" is R); other codes have no rule in the sources."""
+    letters = {part.strip().upper() for part in code.replace(",", " ").split()}
+    key = next((k for k in ("R", "P") if k in letters), None)
+    if key is None or cost is None:
+        return []
+    fee = availability_fee(key, cost)
+    words = f"about {fee.standard:,} cr ({fee.low:,}–{fee.high:,})"
+    facts = [("Licence" if key == "R" else "Permit fee", words)]
+    if fee.background_check:
+        levels = [license_check_difficulty(r) for r in ("unknown", "infamous", "famous")]
+        facts.append(
+            (
+                "Background check",
+                f"{levels[0]} ({levels[1]} with a touch of infamy, {levels[2]} if famous)",
+            )
+        )
+    low, high = black_market_price_range(cost)
+    facts.append(("Black market", f"{low:,}–{high:,} cr"))
     return facts
 
 

@@ -8,6 +8,11 @@ as the wizard's "Create character", owned by the draft's chosen player, the GM s
 starting balances) or returns it with a reason (``return_draft``), which the player sees on
 every step until he sends it again.
 
+A player's droid takes the same road: the droid builder sends its design in a draft
+(:func:`characters.droid_builder.send_droid_for_approval`), the GM reviews its building dice
+(:func:`droid_review`) and approves it (built by :func:`characters.droid_builder.build_droid`)
+or returns it; a returned droid opens in the builder again.
+
 In a campaign with ``approve_characters`` every player's new character goes this way; in any
 campaign a player may send a draft the rules refuse (over a budget, outside the species limits,
 imported balances) and let the GM's approval override them. Problems no approval fixes (no name,
@@ -27,6 +32,13 @@ from django.utils import timezone
 
 from campaigns import library
 from campaigns.models import Membership
+from characters.droid_builder import (
+    DroidRefused,
+    build_droid,
+    dice_line,
+    droid_draft_design,
+    total_line,
+)
 from characters.models import ATTRIBUTE_LABELS, Character, CreationDraft
 from characters.wizard import (
     BALANCE_WORDS,
@@ -42,6 +54,7 @@ from characters.wizard import (
 )
 from rules import DieCode, DieCodeError
 from rules.creation import starting_credits
+from rules.droids import check_droid
 
 Status = CreationDraft.Status
 MAX_TEXT = 300  # the note and the reason, as the model's columns hold them
@@ -91,6 +104,11 @@ def submit(draft: CreationDraft, *, actor, note: str = "") -> CreationDraft:
             raise ApprovalRefused("Only a player character goes to the GM for approval.")
         if locked.status == Status.SUBMITTED:
             raise ApprovalRefused(f"{_name(locked)} is already awaiting the GM's approval.")
+        if is_droid(locked):  # sent again unchanged: the droid rules, not the wizard's
+            problems = droid_review(locked)["problems"]
+            if problems:
+                raise ApprovalRefused(f"{_name(locked)} cannot be sent yet: {problems[0]}.")
+            return _mark_submitted(locked, note)
         assessment = check_draft(locked, gm=False)
         essential = assessment.essential
         if essential:
@@ -107,19 +125,17 @@ def submit(draft: CreationDraft, *, actor, note: str = "") -> CreationDraft:
                 f"{'them' if len(assessment.rule_problems) > 1 else 'it'}, or say in the note "
                 "what you ask the GM to accept."
             )
-        locked.status = Status.SUBMITTED
-        locked.submitted_at = timezone.now()
-        locked.exception_note = note
-        locked.review_reason = ""
-        locked.save(
-            update_fields=[
-                "status",
-                "submitted_at",
-                "exception_note",
-                "review_reason",
-                "updated_at",
-            ]
-        )
+        return _mark_submitted(locked, note)
+
+
+def _mark_submitted(locked: CreationDraft, note: str) -> CreationDraft:
+    locked.status = Status.SUBMITTED
+    locked.submitted_at = timezone.now()
+    locked.exception_note = note
+    locked.review_reason = ""
+    locked.save(
+        update_fields=["status", "submitted_at", "exception_note", "review_reason", "updated_at"]
+    )
     return locked
 
 
@@ -174,6 +190,8 @@ def approve(draft: CreationDraft, *, actor, add_species: bool = False) -> Charac
     with transaction.atomic():
         locked = _locked(draft, GONE)
         _waiting(locked, actor, "approve")
+        if is_droid(locked):
+            return _approve_droid(locked, actor)
         assessment = check_draft(locked, gm=False)
         if assessment.essential:
             raise ApprovalRefused(
@@ -188,6 +206,51 @@ def approve(draft: CreationDraft, *, actor, add_species: bool = False) -> Charac
             )
         except CreationRefused as refusal:
             raise ApprovalRefused(f"{_name(locked)} cannot be created: {refusal}") from None
+
+
+def is_droid(draft: CreationDraft) -> bool:
+    """A droid sent from the droid builder (its design in the draft), not a wizard's draft."""
+    return isinstance(draft.data, dict) and isinstance(draft.data.get("droid"), dict)
+
+
+def _approve_droid(locked: CreationDraft, actor) -> Character:
+    """A droid is built as the builder builds it (:func:`build_droid`), for the player who sent
+    it, the GM signing its starting Force Point; the draft is gone."""
+    try:
+        design, model = droid_draft_design(locked) or (None, "")
+        if design is None:
+            raise DroidRefused("it holds no droid design")
+        character = build_droid(
+            locked.campaign, actor, design, owner_id=locked.user_id, model=model
+        )
+    except DroidRefused as refusal:
+        reason = refusal.message.rstrip(".")
+        raise ApprovalRefused(
+            f"{_name(locked)} cannot be built: {reason}. Return it to the player with the reason."
+        ) from None
+    locked.delete()
+    return character
+
+
+def droid_review(draft: CreationDraft) -> dict:
+    """What the GM reviews of a droid: its building dice against the budget, the problems the
+    engine finds (none when the builder sent it), its attributes, skills and equipment."""
+    try:
+        found = droid_draft_design(draft)
+    except DroidRefused as refusal:
+        return {"problems": [refusal.message], "design": None}
+    if found is None:
+        return {"problems": ["it holds no droid design"], "design": None}
+    design, model = found
+    check = check_droid(design)
+    return {
+        "design": design,
+        "model": model or "Droid",
+        "dice": dice_line(check.dice),
+        "total": total_line(check.dice),
+        "problems": list(check.problems),
+        "attributes": [(ATTRIBUTE_LABELS[a], design.attribute(a)) for a in ATTRIBUTE_LABELS],
+    }
 
 
 def proposed_species(draft: CreationDraft) -> DraftSpecies | None:

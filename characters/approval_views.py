@@ -173,6 +173,17 @@ def queue(request, campaign_id):
 
 def _review_page(request, membership, draft, *, return_form=None, status=200):
     names = dict(membership.campaign.memberships.values_list("user_id", "user__username"))
+    if approval.is_droid(draft):  # a droid from the builder: its building dice, not the wizard's
+        context = {
+            "campaign": membership.campaign,
+            "membership": membership,
+            "draft": draft,
+            "name": (draft.data.get("background") or {}).get("name") or "Unnamed droid",
+            "player": _player_name(draft, names),
+            "droid": approval.droid_review(draft),
+            "return_form": return_form or ReturnForm(),
+        }
+        return render(request, "characters/draft_review_droid.html", context, status=status)
     assessment = check_draft(draft, gm=False)
     context = {
         "campaign": membership.campaign,

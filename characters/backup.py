@@ -214,11 +214,15 @@ def _time_advance(loader: Loader, values: dict[str, Any], where: str, ref: int |
 
 
 def _rolls_the_ledger_names(exporter) -> set[int]:
+    """The rolls later parts name: the ledger's, and the craft's repair requests'."""
+    from characters.craft_models import RepairRequest
+
+    repairs = RepairRequest.objects.filter(craft__campaign=exporter.campaign, roll__isnull=False)
     return set(
         LedgerEntry.objects.filter(character__campaign=exporter.campaign, roll__isnull=False)
         .values_list("roll_id", flat=True)
         .iterator()
-    )
+    ) | set(repairs.values_list("roll_id", flat=True))
 
 
 # --- the parts ----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The ships and vehicles part of a campaign backup (:mod:`campaigns.backup`, the format in
-``docs/backup-format.md``): each craft with its stat block, owner, damage and crew stations.
+``docs/backup-format.md``): each craft with its stat block, owner, value, damage, crew
+stations and repair requests.
 Registered by ``CharactersConfig.ready()`` after the characters' parts (a craft's owner and
 its crew are refs of characters).
 
@@ -8,11 +9,14 @@ The stat block and the damage are checked with the engine (``CraftStats.from_jso
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from campaigns.backup import ENGINE_ERRORS, JsonRule, Loader, Part, Problem, Table
-from characters.craft_models import Craft, CrewStation
+from characters.craft_models import Craft, CrewStation, RepairRequest
+from rules import RulesError
 from rules.craft import CraftState, CraftStats
+from rules.difficulty import parse_level
 
 _WEAPONS = "craft_weapons"
 """loader.scratch: the number of weapons of the craft being checked (its stations follow)."""
@@ -54,6 +58,23 @@ def _station(loader: Loader, values: dict[str, Any], where: str, ref: int | None
         loader.problem(f"{where}.weapon_index", "only a gunner has a weapon (null)")
 
 
+_ENTRY = re.compile(r"(maneuverability|moves|shields|hyperdrive|weapon:\d{1,4})")
+
+
+def _repair(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -> None:
+    if not _ENTRY.fullmatch(values["entry"] or ""):
+        loader.problem(
+            f"{where}.entry",
+            "a repaired system: maneuverability, moves, shields, hyperdrive or weapon:<n>",
+        )
+    try:
+        parse_level(values["difficulty"])
+    except RulesError:
+        loader.problem(f"{where}.difficulty", "a difficulty level such as Moderate")
+    if not 1 <= (values["hired"] or 0) <= 3:
+        loader.problem(f"{where}.hired", "1 (the crew's own work), 2 or 3 (hired)")
+
+
 PARTS = (
     Part(
         "craft",
@@ -66,6 +87,7 @@ PARTS = (
                 "owner_character",
                 "party",
                 "damage",
+                "value",
                 "notes",
                 "created_at",
             ),
@@ -80,6 +102,28 @@ PARTS = (
                     refs={"character": "characters"},
                     unique=(("role", "weapon_index"),),
                     check=_station,
+                ),
+                "repairs": Table(
+                    RepairRequest,
+                    (
+                        "entry",
+                        "description",
+                        "requested_by",
+                        "status",
+                        "difficulty",
+                        "cost",
+                        "minutes",
+                        "hired",
+                        "payer",
+                        "engineer",
+                        "roll",
+                        "note",
+                        "created_at",
+                        "resolved_at",
+                    ),
+                    parent="craft",
+                    refs={"payer": "characters", "engineer": "characters", "roll": "rolls"},
+                    check=_repair,
                 ),
             },
         ),

@@ -1,4 +1,7 @@
-"""Forms for ships and vehicles: adding a catalogue craft, the GM's own stat block, crewing."""
+"""Forms for ships and vehicles: adding a catalogue craft, the GM's own stat block (and
+editing one), crewing, recording a hit, asking for and resolving a repair."""
+
+import dataclasses
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -131,6 +134,13 @@ class StatBlockForm(forms.Form):
         help_text="One per line: name | fire control | damage | arc | range | crew "
         "(e.g. Quad laser cannon | 2D | 6D | turret | 1-3/12/25 | 1).",
     )
+    value = forms.IntegerField(
+        label="Original value (credits)",
+        required=False,
+        min_value=0,
+        max_value=10**15,
+        help_text="Repairs cost a share of it.",
+    )
     owner = OwnerField()
     notes = forms.CharField(
         required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
@@ -190,6 +200,181 @@ class StatBlockForm(forms.Form):
         except RulesError as exc:
             raise ValidationError(str(exc)) from None
         return data
+
+
+#: The stat block's fields the form edits; the others (sublight, Star Warriors codes, the
+#: catalogue's source) are kept as they are.
+EDITED_STATS = (
+    "name",
+    "craft_type",
+    "kind",
+    "scale",
+    "piloting_skill",
+    "crew",
+    "crew_skill",
+    "passengers",
+    "cargo",
+    "consumables",
+    "hyperdrive",
+    "backup_hyperdrive",
+    "nav_computer",
+    "maneuverability",
+    "space",
+    "atmosphere_move",
+    "atmosphere_kmh",
+    "move",
+    "kmh",
+    "hull",
+    "shields",
+    "sensors",
+)
+
+
+def weapon_line(weapon: CraftWeapon) -> str:
+    crew = "" if weapon.crew is None else str(weapon.crew)
+    damage = "" if weapon.damage is None else str(weapon.damage)
+    parts = [
+        weapon.name,
+        str(weapon.fire_control),
+        damage,
+        weapon.arc or "",
+        weapon.range_text,
+        crew,
+    ]
+    while len(parts) > 3 and not parts[-1]:
+        parts.pop()
+    return " | ".join(parts)
+
+
+def weapons_text(stats: CraftStats) -> str:
+    return "\n".join(weapon_line(w) for w in stats.weapons)
+
+
+class CraftEditForm(StatBlockForm):
+    """The GM edits a craft's stat block: the fields of the new-craft form, filled in. Weapons
+    left as shown keep everything the catalogue knows of them (count, ranges, scale); the
+    result is read back with ``CraftStats.from_json``, the engine's own check."""
+
+    def __init__(self, *args, craft, **kwargs):
+        stats = craft.stat_block
+        initial = {}
+        for name in EDITED_STATS:
+            value = getattr(stats, name)
+            if isinstance(value, DieCode):
+                value = str(value)
+            elif isinstance(value, Scale):
+                value = value.key
+            initial[name] = value
+        owner = (
+            "party"
+            if craft.party
+            else (f"c{craft.owner_character_id}" if craft.owner_character_id else "")
+        )
+        initial |= {
+            "name": craft.name,
+            "weapons": weapons_text(stats),
+            "value": craft.value,
+            "owner": owner,
+            "notes": craft.notes,
+        }
+        kwargs.setdefault("initial", initial)
+        super().__init__(*args, **kwargs)
+        self.original = stats
+
+    def clean(self):
+        data = super().clean()
+        if self.stats is None:
+            return data
+        changes = {name: getattr(self.stats, name) for name in EDITED_STATS if name != "name"}
+        same_weapons = (data.get("weapons") or "").strip().replace("\r\n", "\n") == weapons_text(
+            self.original
+        )
+        changes["weapons"] = self.original.weapons if same_weapons else self.stats.weapons
+        try:
+            edited = dataclasses.replace(self.original, **changes)
+            self.stats = CraftStats.from_json(edited.to_json())
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            self.stats = None
+            raise ValidationError(f"Not a stat block: {exc}") from None
+        return data
+
+
+class RecordHitForm(forms.Form):
+    """The GM's record of a hit outside an encounter: the two totals rolled at the table."""
+
+    damage_roll = forms.IntegerField(label="Damage roll total", min_value=0, max_value=1000)
+    resist_roll = forms.IntegerField(
+        label="Hull roll total",
+        min_value=0,
+        max_value=1000,
+        help_text="Body strength for a vehicle.",
+    )
+    ion = forms.BooleanField(label="Ion weapon", required=False)
+    shields_in_use = forms.BooleanField(
+        label="Shields in use",
+        required=False,
+        help_text="Rules Companion: a light result takes a shield die instead of ionizing.",
+    )
+
+    def __init__(self, *args, rc=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not rc:  # Second Edition: shield dice left are read from the craft
+            del self.fields["shields_in_use"]
+
+
+class ClearDamageForm(forms.Form):
+    entry = forms.CharField(max_length=20, required=False)
+
+
+REPAIR_HIRED = [
+    ("1", "The crew's own work"),
+    ("2", "Hired: double cost"),
+    ("3", "Hired: triple cost"),
+]
+
+
+class RepairRequestForm(forms.Form):
+    entry = forms.ChoiceField(label="Repair")
+    hired = forms.TypedChoiceField(
+        label="Who does the work", choices=REPAIR_HIRED, coerce=int, initial="1"
+    )
+    payer = forms.ChoiceField(label="Paid by", required=False)
+    weapon_value = forms.IntegerField(
+        label="Weapon's original cost (credits)",
+        required=False,
+        min_value=0,
+        max_value=10**12,
+        help_text="Only for a weapon: its repair is a share of the weapon's cost.",
+    )
+    cost = forms.IntegerField(
+        label="Cost set by the GM (credits)",
+        required=False,
+        min_value=0,
+        max_value=10**12,
+        help_text="Only for a hyperdrive: the sources give no cost.",
+    )
+
+    def __init__(self, *args, entries=(), payers=(), gm=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [(e.key, e.text) for e in entries]
+        self.fields["payer"].choices = [("", "Nobody (free)")] + [
+            (str(c.pk), c.name) for c in payers
+        ]
+        systems = {e.system for e in entries}
+        if not gm or (entries and "hyperdrive" not in systems):
+            del self.fields["cost"]
+        if entries and "weapon" not in systems:
+            del self.fields["weapon_value"]
+
+
+class ResolveRepairForm(forms.Form):
+    difficulty = forms.IntegerField(
+        label="Difficulty number",
+        required=False,
+        min_value=1,
+        max_value=200,
+        help_text="Blank: the top of the quoted level.",
+    )
 
 
 class CrewForm(forms.Form):

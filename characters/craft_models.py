@@ -11,11 +11,12 @@ several stations (a starfighter's pilot fires its guns): each extra action that 
 1D from every roll, set on the roll form as for any multiple action.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from rules.craft import CraftStats
+from rules.craft import CraftState, CraftStats
 
 
 class Craft(models.Model):
@@ -39,6 +40,11 @@ class Craft(models.Model):
     party = models.BooleanField(default=False, help_text="Owned by the party as a whole.")
     damage = models.JSONField(
         null=True, blank=True, help_text="rules.craft.CraftState.to_json(); null: undamaged."
+    )
+    value = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text="The craft's original value in credits: repairs cost a share of it.",
     )
     notes = models.TextField(blank=True, max_length=4000)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -67,6 +73,11 @@ class Craft(models.Model):
             cached = CraftStats.from_json(self.stats)
             self._stat_block = cached
         return cached
+
+    @property
+    def damage_state(self) -> CraftState:
+        """The stored damage as the engine's value (undamaged when none is stored)."""
+        return CraftState() if self.damage is None else CraftState.from_json(self.damage)
 
 
 class CrewStation(models.Model):
@@ -113,3 +124,68 @@ class CrewStation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.craft_id}: {self.role}"
+
+
+class RepairRequest(models.Model):
+    """A repair of one damaged system of a craft (droids-and-equipment.md §5): the quote from
+    ``rules.equipment.repair_requirement`` (difficulty, cost, the first roll after 15 minutes
+    of work) as it stood when it was asked for, then the engineer's roll that settles it.
+
+    Kept simple on purpose: one request, one roll. Issue 19 will turn an open request into a
+    downtime job that finishes in game time; until then the GM or the engineer resolves it at
+    the table. ``entry`` names the damage it repairs in ``Craft.damage``
+    (characters.craft_damage.damage_entries): "maneuverability", "moves", "shields",
+    "hyperdrive" or "weapon:<n>" (the n-th weapon result)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        DONE = "done", "Repaired"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    craft = models.ForeignKey(Craft, on_delete=models.CASCADE, related_name="repairs")
+    entry = models.CharField(max_length=20)
+    description = models.CharField(max_length=200, help_text="What is repaired, in words.")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    difficulty = models.CharField(max_length=20, help_text="The repair roll's level: Moderate.")
+    cost = models.PositiveBigIntegerField(default=0, help_text="Credits, paid on success.")
+    minutes = models.PositiveIntegerField(default=15, help_text="Work before the first roll.")
+    hired = models.PositiveSmallIntegerField(
+        default=1, help_text="1: the crew's own work; 2 or 3: someone else's (double, triple)."
+    )
+    payer = models.ForeignKey(
+        "characters.Character",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who pays the credits.",
+    )
+    engineer = models.ForeignKey(
+        "characters.Character",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who rolled the repair.",
+    )
+    roll = models.ForeignKey(
+        "characters.DiceRoll", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(hired__gte=1, hired__lte=3), name="repair_hired_1_to_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.craft_id}: {self.description} ({self.status})"

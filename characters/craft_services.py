@@ -12,6 +12,7 @@ Who may do what (issue 18):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -19,13 +20,18 @@ from django.db import transaction
 
 from characters import live
 from characters.craft_models import Craft, CrewStation
-from characters.models import Character, Currency, DiceRoll, Skill
-from characters.services import change_balance, condition
+from characters.models import Character, DiceRoll, Skill
+from characters.services import check_roll_inputs, roll_and_record
 from rules import DieCode, RuleSet
-from rules import roll as roll_dice
-from rules.advancement import AdvancementError, check_cp_spend
-from rules.craft import CraftError, CraftStats, combined_code, load_craft, station_roll
-from rules.dice import DiceSource, SystemDice, rollable_pool
+from rules.craft import (
+    CraftError,
+    CraftState,
+    CraftStats,
+    combined_code,
+    load_craft,
+    station_roll,
+)
+from rules.dice import DiceSource
 
 
 class CraftRefused(ValueError):
@@ -61,6 +67,7 @@ def create_craft(
     owner_character: Character | None = None,
     party: bool = False,
     notes: str = "",
+    value: int | None = None,
 ) -> Craft:
     if owner_character is not None and party:
         raise CraftRefused("a craft belongs to a character or to the party, not both")
@@ -75,6 +82,7 @@ def create_craft(
             owner_character=owner_character,
             party=party,
             notes=notes,
+            value=value,
         )
         CrewStation.objects.bulk_create(
             CrewStation(craft=craft, role=role, weapon_index=index)
@@ -82,6 +90,49 @@ def create_craft(
         )
         live.bump(campaign.pk, public=True)
     return craft
+
+
+def edit_craft(
+    craft: Craft,
+    stats: CraftStats,
+    *,
+    name: str,
+    owner_character: Character | None = None,
+    party: bool = False,
+    notes: str = "",
+    value: int | None = None,
+) -> Craft:
+    """The GM's new stat block for a craft, checked by the engine (``CraftStats.from_json``),
+    in one transaction with the craft locked. Its crew stations follow the new block: a gunner
+    per weapon, a shields station if it has shields (a station that goes loses its crew
+    member); stations that stay keep theirs."""
+    if owner_character is not None and party:
+        raise CraftRefused("a craft belongs to a character or to the party, not both")
+    if owner_character is not None and owner_character.campaign_id != craft.campaign_id:
+        raise CraftRefused("that character is not in this campaign")
+    try:
+        stats = CraftStats.from_json(stats.to_json())
+    except CraftError as exc:
+        raise CraftRefused(str(exc)) from None
+    with transaction.atomic():
+        locked = Craft.objects.select_for_update().get(pk=craft.pk)
+        locked.name = (name or stats.name).strip()
+        locked.stats = stats.to_json()
+        locked.owner_character, locked.party = owner_character, party
+        locked.notes, locked.value = notes, value
+        locked.save()
+        plan = set(station_plan(stats))
+        have = {(s.role, s.weapon_index): s for s in locked.stations.all()}
+        CrewStation.objects.filter(
+            pk__in=[s.pk for key, s in have.items() if key not in plan]
+        ).delete()
+        CrewStation.objects.bulk_create(
+            CrewStation(craft=locked, role=role, weapon_index=index)
+            for role, index in station_plan(stats)
+            if (role, index) not in have
+        )
+        live.bump(locked.campaign_id, public=True)
+    return locked
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +183,9 @@ def crew_station(membership, station: CrewStation, character: Character | None) 
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class StationTrait:
-    """What a station's crew member rolls: his skill (or its attribute) plus the craft's code."""
+    """What a station's crew member rolls: his skill (or its attribute) plus the craft's code,
+    that code as the craft's damage and ionization leave it (``printed_code`` is the stat
+    block's, ``limit`` says why they differ: "lightly damaged")."""
 
     label: str  # for the dice log: "Millennium Falcon: piloting"
     skill: str
@@ -141,10 +194,21 @@ class StationTrait:
     craft_code: DieCode | None
     craft_code_name: str
     code: DieCode
+    printed_code: DieCode | None = None
+    limit: str = ""
+
+    @property
+    def limited(self) -> bool:
+        return bool(self.limit)
 
 
-def station_trait(station: CrewStation, character: Character) -> StationTrait:
-    """The roll the character makes at this station; CraftRefused without a craft roll."""
+def station_trait(
+    station: CrewStation, character: Character, *, ruleset: RuleSet | None = None
+) -> StationTrait:
+    """The roll the character makes at this station, with the craft's code after its damage
+    (``rules.craft.effective_code`` for the campaign's ruleset, the campaign's unless given);
+    CraftRefused without a craft roll, or when the craft cannot act (destroyed, dead
+    controls)."""
     craft = station.craft
     try:
         what = station_roll(craft.stat_block, station.role, station.weapon_index)
@@ -152,9 +216,28 @@ def station_trait(station: CrewStation, character: Character) -> StationTrait:
         raise CraftRefused(str(exc)) from None
     if what is None:
         raise CraftRefused(f"the {station.get_role_display().lower()} station has no craft roll")
+    state = craft.damage_state
+    if state.destroyed:
+        raise CraftRefused(f"{craft.name} is destroyed")
+    if state.dead_controls:
+        raise CraftRefused(f"{craft.name}'s controls are dead: it can do nothing this round")
+    craft_code, limit = what.craft_code, ""
+    if what.craft_code is not None and state != CraftState():
+        from characters.craft_damage import station_limit
+
+        found = station_limit(
+            what.craft_code,
+            what.craft_code_name,
+            state,
+            ruleset=ruleset or craft.campaign.ruleset,
+        )
+        if found is not None:
+            craft_code, limit = found.code, found.reason
     skill = Skill.objects.filter(character=character, name__iexact=what.skill).only("code").first()
     own = skill.code if skill is not None else character.attribute("mechanical")
     label = f"{craft.name}: {what.action}"
+    if limit:
+        label += f" ({what.craft_code_name} {what.craft_code} → {craft_code}, {limit})"
     if len(label) > 120:
         label = label[:119] + "…"
     return StationTrait(
@@ -162,9 +245,11 @@ def station_trait(station: CrewStation, character: Character) -> StationTrait:
         skill=what.skill,
         skill_code=own,
         from_attribute=skill is None,
-        craft_code=what.craft_code,
+        craft_code=craft_code,
         craft_code_name=what.craft_code_name,
-        code=combined_code(own, what.craft_code),
+        code=combined_code(own, craft_code),
+        printed_code=what.craft_code,
+        limit=limit,
     )
 
 
@@ -180,79 +265,55 @@ def roll_station(
     difficulty: int | None = None,
     hidden: bool | None = None,
     rng: DiceSource | None = None,
+    trait_of: Callable[[CrewStation, Character], StationTrait] | None = None,
+    details: dict | None = None,
 ) -> DiceRoll:
     """Roll for the station's crew member, store it as his roll and debit the CP and Force
-    Point spent, in one transaction. CraftRefused (with the reason) changes nothing."""
-    if not 1 <= actions <= 10:
-        raise CraftRefused("number of actions must be between 1 and 10")
-    if not -100 <= modifier <= 100:
-        raise CraftRefused("modifier must be between -100 and +100")
-    if difficulty is not None and not 1 <= difficulty <= 200:
-        raise CraftRefused("difficulty must be between 1 and 200")
+    Point spent, in one transaction (``characters.services.roll_and_record``, the checks every
+    roll shares). CraftRefused (with the reason) changes nothing.
+
+    ``trait_of`` makes a roll other than the station's own from the crew member (locked):
+    the pilot's [RC] movement roll or a navigator's astrogation (characters.craft_travel);
+    ``details`` are kept with the dice."""
+    try:
+        check_roll_inputs(actions, modifier, difficulty)
+    except ValueError as exc:
+        raise CraftRefused(str(exc)) from None
     if station.character_id is None:
         raise CraftRefused("nobody holds that station")
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=station.character_id)
-        trait = station_trait(station, locked)
-        now = condition(locked, ruleset=ruleset)
-        if now.cannot_act:
-            raise CraftRefused(f"{locked.name} is {now.cannot_act} and cannot act")
+        if trait_of is not None:
+            trait = trait_of(station, locked)
+        else:
+            trait = station_trait(station, locked, ruleset=ruleset)
         try:
-            check_cp_spend("skill", cp, ruleset=ruleset, force_point_this_round=force_point)
-        except AdvancementError as exc:
-            raise CraftRefused(str(exc)) from None
-        if cp > locked.character_points:
-            raise CraftRefused(
-                f"not enough Character Points: {cp} needed, {locked.character_points} held"
-            )
-        if force_point and locked.force_points < 1:
-            raise CraftRefused("no Force Point left to spend")
-        try:
-            rollable_pool(
+            record = roll_and_record(
+                locked,
+                actor,
                 trait.code,
-                actions=actions,
-                penalty_dice=now.penalty_dice,
-                force_point=force_point,
+                label=trait.label,
                 ruleset=ruleset,
+                actions=actions,
+                modifier=modifier,
+                cp=cp,
+                force_point=force_point,
+                difficulty=difficulty,
+                hidden=hidden,
+                rng=rng,
+                details={
+                    "station": station.role,
+                    "skill": trait.skill,
+                    "craft_code": str(trait.craft_code) if trait.craft_code is not None else None,
+                    "printed_code": (
+                        str(trait.printed_code) if trait.printed_code is not None else None
+                    ),
+                    "limit": trait.limit,
+                    **(details or {}),
+                },
             )
+        except CraftRefused:
+            raise
         except ValueError as exc:
             raise CraftRefused(str(exc)) from None
-        result = roll_dice(
-            trait.code,
-            ruleset=ruleset,
-            rng=rng or SystemDice(),
-            actions=actions,
-            penalty_dice=now.penalty_dice,
-            modifier=modifier,
-            cp_dice=cp,
-            force_point=force_point,
-        )
-        record = DiceRoll.objects.create(
-            campaign_id=locked.campaign_id,
-            character=locked,
-            actor=actor,
-            label=trait.label,
-            code=str(trait.code),
-            pool=str(result.pool),
-            dice={
-                **result.to_json(),
-                "actions": actions,
-                "wound_penalty": now.penalty_dice,
-                "station": station.role,
-                "skill": trait.skill,
-                "craft_code": str(trait.craft_code) if trait.craft_code is not None else None,
-            },
-            total=result.total,
-            difficulty=difficulty,
-            cp_spent=cp,
-            force_point=force_point,
-            hidden=(locked.is_npc and locked.secret) if hidden is None else hidden,
-        )
-        live.bump(locked.campaign_id, public=not record.hidden)
-        if cp:
-            change_balance(locked, Currency.CP, -cp, f"Spent on {trait.label} roll", actor, record)
-        if force_point:
-            change_balance(
-                locked, Currency.FP, -1, f"Force Point on {trait.label} roll", actor, record
-            )
     return record

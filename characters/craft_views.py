@@ -1,6 +1,6 @@
 """Ships and vehicles of a campaign: the list (with the GM's catalogue and stat-block forms),
-the ship sheet with its crew stations, and the rolls made from a station (issue 18). Who may
-do what: characters.craft_services."""
+the ship sheet with its crew stations, its damage and repairs, and the rolls made from a
+station (issue 18). Who may do what: characters.craft_services and characters.craft_damage."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,22 +11,39 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
+from characters import craft_damage
 from characters.access import visible_characters
-from characters.craft_forms import CatalogueAddForm, CrewForm, StatBlockForm
-from characters.craft_models import Craft, CrewStation
+from characters.craft_forms import (
+    CatalogueAddForm,
+    ClearDamageForm,
+    CraftEditForm,
+    CrewForm,
+    RecordHitForm,
+    RepairRequestForm,
+    ResolveRepairForm,
+    StatBlockForm,
+)
+from characters.craft_models import Craft, CrewStation, RepairRequest
 from characters.craft_services import (
     CraftRefused,
     can_edit_craft,
     catalogue,
     create_craft,
     crew_station,
+    edit_craft,
     roll_station,
     station_trait,
 )
 from characters.forms import RollForm
 from characters.services import condition
-from rules.dice import PoolTooSmallError, rollable_pool
+from rules.craft import CraftError, CraftState, station_roll
+from rules.dice import DiceSource, PoolTooSmallError, SystemDice, rollable_pool
 from rules.odds import chances_by_level
+
+
+def dice() -> DiceSource:
+    """The dice for damage tables and repair rolls (a browser test seeds them here)."""
+    return SystemDice()
 
 
 def _craft_or_404(membership, craft_id) -> Craft:
@@ -132,6 +149,7 @@ def craft_new(request, campaign_id):
                 owner_character=owner,
                 party=party,
                 notes=form.cleaned_data["notes"],
+                value=form.cleaned_data["value"],
             )
             messages.success(request, f"{craft.name} added.")
             return redirect(craft)
@@ -142,26 +160,97 @@ def craft_new(request, campaign_id):
 
 def _station_rows(membership, craft: Craft, stations) -> list[dict]:
     stats = craft.stat_block
+    state = craft.damage_state
+    ruleset = membership.campaign.ruleset
     rows = []
     for station in stations:
         weapon = stats.weapons[station.weapon_index] if station.weapon_index is not None else None
         holder = station.character
         rolls = holder is not None and station.role not in ("sensors", "engineer")
+        limit = None
+        try:
+            what = station_roll(stats, station.role, station.weapon_index)
+        except CraftError:
+            what = None
+        if what is not None and what.craft_code is not None:
+            limit = craft_damage.station_limit(
+                what.craft_code, what.craft_code_name, state, ruleset=ruleset
+            )
         rows.append(
             {
                 "station": station,
                 "title": f"Gunner: {weapon.name}" if weapon else station.get_role_display(),
                 "character": holder,
                 "can_roll": rolls and (membership.is_gm or holder.owner_id == membership.user_id),
+                "roll": what,
+                "limit": limit,
             }
         )
     return rows
 
 
-@login_required
-def craft_sheet(request, campaign_id, craft_id):
-    membership = membership_or_404(request.user, campaign_id)
-    craft = _craft_or_404(membership, craft_id)
+def _damage_context(membership, craft: Craft, stations) -> dict:
+    """The damage on the sheet: the level, one line per result with its repair quote, the
+    open and recent repairs, and the forms the member may use."""
+    ruleset = membership.campaign.ruleset
+    state = craft.damage_state
+    stats = craft.stat_block
+    entries = craft_damage.damage_entries(state, stats, ruleset=ruleset)
+    rows = [
+        {"entry": entry, "quote": craft_damage.sheet_quote(craft, entry, ruleset=ruleset)}
+        for entry in entries
+    ]
+    engineer = next((s.character for s in stations if s.role == "engineer"), None)
+    repairs = list(
+        craft.repairs.select_related("payer", "engineer", "roll").order_by("-created_at", "-pk")[
+            :10
+        ]
+    )
+    for repair in repairs:
+        repair.can_resolve = repair.status == RepairRequest.Status.OPEN and (
+            craft_damage.can_resolve_repair(membership, craft, engineer)
+        )
+        repair.can_cancel = repair.status == RepairRequest.Status.OPEN and (
+            membership.is_gm or repair.requested_by_id == membership.user_id
+        )
+        if repair.can_resolve:
+            repair.default_number = craft_damage.default_difficulty_number(
+                repair.difficulty, ruleset=ruleset
+            )
+    speed = None
+    if state.moves_lost:
+        speed = craft_damage.lost_moves_status(state.moves_lost, ruleset=ruleset)
+    return {
+        "damage": state,
+        "damage_words": craft_damage.LEVEL_WORDS[state.damage],
+        "damaged": state != CraftState(),
+        "damage_rows": rows,
+        "lost_moves": speed,
+        "repairs": repairs,
+        "engineer": engineer,
+        "can_request_repair": craft_damage.can_request_repair(membership, craft)
+        and any(r["entry"].system and not state.destroyed for r in rows),
+        "rc_chart": ruleset.damage_chart == "rc_multiples",
+        "can_undo": membership.is_gm and damaged_since_hit(craft, state),
+    }
+
+
+def damaged_since_hit(craft: Craft, state: CraftState) -> bool:
+    """The last recorded hit is what the damage still is (one query, only when damaged)."""
+    if state == CraftState():
+        return False
+    record = craft_damage.last_hit(craft)
+    return record is not None and record.dice.get("after") == state.to_json()
+
+
+def _payers(membership, craft: Craft):
+    characters = visible_characters(membership).only("pk", "name", "owner_id", "credits")
+    if membership.is_gm:
+        return list(characters)
+    return [c for c in characters if c.owner_id == membership.user_id]
+
+
+def _sheet(request, membership, craft: Craft, status: int = 200, **forms):
     stations = list(craft.stations.select_related("character").order_by("pk"))
     editor = can_edit_craft(membership, craft)
     characters = list(visible_characters(membership).only("pk", "name", "owner_id"))
@@ -169,6 +258,16 @@ def craft_sheet(request, campaign_id, craft_id):
         mine = [c for c in characters if c.owner_id == membership.user_id]
     else:
         mine = characters if editor else []
+    damage = _damage_context(membership, craft, stations)
+    if damage["can_request_repair"] and "repair_form" not in forms:
+        entries = [r["entry"] for r in damage["damage_rows"] if r["entry"].system]
+        forms["repair_form"] = RepairRequestForm(
+            entries=entries, payers=_payers(membership, craft), gm=membership.is_gm
+        )
+    if membership.is_gm and "hit_form" not in forms:
+        forms["hit_form"] = RecordHitForm(
+            rc=membership.campaign.ruleset.damage_chart == "rc_multiples"
+        )
     context = {
         "campaign": membership.campaign,
         "membership": membership,
@@ -178,8 +277,223 @@ def craft_sheet(request, campaign_id, craft_id):
         "can_edit": editor,
         "crew_choices": mine,
         "can_crew": bool(mine) or editor,
+        **damage,
+        **forms,
     }
-    return render(request, "characters/craft_sheet.html", context)
+    return render(request, "characters/craft_sheet.html", context, status=status)
+
+
+@login_required
+def craft_sheet(request, campaign_id, craft_id):
+    membership = membership_or_404(request.user, campaign_id)
+    craft = _craft_or_404(membership, craft_id)
+    return _sheet(request, membership, craft)
+
+
+@login_required
+def craft_edit(request, campaign_id, craft_id):
+    """The GM edits a craft's stat block (checked by the engine, as a new one)."""
+    membership = membership_or_404(request.user, campaign_id, role="gm")
+    craft = _craft_or_404(membership, craft_id)
+    characters = list(visible_characters(membership).only("pk", "name", "campaign_id"))
+    form = CraftEditForm(request.POST or None, craft=craft, characters=characters)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            values = form.cleaned_data
+            owner, party = _owner(values["owner"], characters)
+            try:
+                edit_craft(
+                    craft,
+                    form.stats,
+                    name=values["name"],
+                    owner_character=owner,
+                    party=party,
+                    notes=values["notes"],
+                    value=values["value"],
+                )
+            except CraftRefused as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"{craft.name}'s stat block saved.")
+                return redirect(craft)
+        status = 400
+    context = {"campaign": membership.campaign, "craft": craft, "form": form}
+    return render(request, "characters/craft_edit.html", context, status=status)
+
+
+@login_required
+@require_POST
+def craft_hit(request, campaign_id, craft_id):
+    """The GM records a hit outside an encounter: the damage chart, then the 1D table."""
+    membership = membership_or_404(request.user, campaign_id, role="gm")
+    craft = _craft_or_404(membership, craft_id)
+    form = RecordHitForm(
+        request.POST, rc=membership.campaign.ruleset.damage_chart == "rc_multiples"
+    )
+    if form.is_valid():
+        values = form.cleaned_data
+        try:
+            hit = craft_damage.record_hit(
+                craft,
+                request.user,
+                damage_roll=values["damage_roll"],
+                resist_roll=values["resist_roll"],
+                ion=values["ion"],
+                shields_in_use=values.get("shields_in_use", False),
+                ruleset=membership.campaign.ruleset,
+                rng=dice(),
+            )
+        except CraftRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            table = f" Damage table: {hit.roll.total}." if hit.roll else ""
+            now = craft_damage.LEVEL_WORDS[hit.after.damage]
+            messages.success(request, f"Hit recorded: {hit.words}.{table} {craft.name} is {now}.")
+            return redirect(f"{craft.get_absolute_url()}#damage")
+    craft.refresh_from_db()
+    return _sheet(request, membership, craft, status=400, hit_form=form)
+
+
+@login_required
+@require_POST
+def craft_clear(request, campaign_id, craft_id):
+    """The GM clears one damage result (``entry``) or all of them."""
+    membership = membership_or_404(request.user, campaign_id, role="gm")
+    craft = _craft_or_404(membership, craft_id)
+    form = ClearDamageForm(request.POST)
+    back = f"{craft.get_absolute_url()}#damage"
+    if not form.is_valid():
+        return render(
+            request,
+            "refusal.html",
+            {"message": "Not cleared: choose a result of the craft.", "back": back},
+            status=400,
+        )
+    try:
+        craft_damage.clear_damage(craft, form.cleaned_data["entry"] or None)
+    except CraftRefused as exc:
+        return render(
+            request, "refusal.html", {"message": f"Not cleared: {exc}", "back": back}, status=400
+        )
+    messages.success(request, "Damage cleared.")
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def craft_undo(request, campaign_id, craft_id):
+    """The GM undoes the last recorded hit (if nothing changed the damage since)."""
+    membership = membership_or_404(request.user, campaign_id, role="gm")
+    craft = _craft_or_404(membership, craft_id)
+    back = f"{craft.get_absolute_url()}#damage"
+    try:
+        craft_damage.undo_last_hit(craft)
+    except CraftRefused as exc:
+        return render(
+            request, "refusal.html", {"message": f"Not undone: {exc}", "back": back}, status=400
+        )
+    messages.success(request, "The last hit was undone.")
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def craft_repair_request(request, campaign_id, craft_id):
+    """Ask for a repair at its quoted difficulty, time and cost."""
+    membership = membership_or_404(request.user, campaign_id)
+    craft = _craft_or_404(membership, craft_id)
+    if not craft_damage.can_request_repair(membership, craft):
+        raise PermissionDenied(f"{craft.name} is not yours: its owner or the GM asks for repairs.")
+    ruleset = membership.campaign.ruleset
+    entries = [
+        e
+        for e in craft_damage.damage_entries(craft.damage_state, craft.stat_block, ruleset=ruleset)
+        if e.system
+    ]
+    payers = _payers(membership, craft)
+    form = RepairRequestForm(request.POST, entries=entries, payers=payers, gm=membership.is_gm)
+    if form.is_valid():
+        values = form.cleaned_data
+        payer = next((c for c in payers if str(c.pk) == values["payer"]), None)
+        try:
+            repair = craft_damage.request_repair(
+                membership,
+                craft,
+                values["entry"],
+                payer=payer,
+                hired=values["hired"],
+                weapon_value=values.get("weapon_value"),
+                gm_cost=values.get("cost"),
+            )
+        except CraftRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Repair asked for: {repair.description} ({repair.difficulty}, "
+                f"{repair.cost:,} credits).",
+            )
+            return redirect(f"{craft.get_absolute_url()}#repairs")
+    return _sheet(request, membership, craft, status=400, repair_form=form)
+
+
+def _repair_or_404(craft: Craft, repair_id) -> RepairRequest:
+    repair = RepairRequest.objects.filter(craft=craft, pk=repair_id).first()
+    if repair is None:
+        raise Http404("No such repair")
+    return repair
+
+
+@login_required
+@require_POST
+def craft_repair_resolve(request, campaign_id, craft_id, repair_id):
+    """The GM or the engineer's player rolls the repair."""
+    membership = membership_or_404(request.user, campaign_id)
+    craft = _craft_or_404(membership, craft_id)
+    repair = _repair_or_404(craft, repair_id)
+    if not craft_damage.can_resolve_repair(membership, craft, craft_damage.engineer_of(craft)):
+        raise PermissionDenied("Only the GM or the engineer's player resolves a repair.")
+    form = ResolveRepairForm(request.POST)
+    back = f"{craft.get_absolute_url()}#repairs"
+    if not form.is_valid():
+        errors = "; ".join(e for errs in form.errors.values() for e in errs)
+        return render(
+            request, "refusal.html", {"message": f"Not rolled: {errors}", "back": back}, status=400
+        )
+    try:
+        done = craft_damage.resolve_repair(
+            membership, repair, difficulty=form.cleaned_data["difficulty"], rng=dice()
+        )
+    except CraftRefused as exc:
+        return render(
+            request, "refusal.html", {"message": f"Not rolled: {exc}", "back": back}, status=400
+        )
+    outcome = "repaired" if done.status == RepairRequest.Status.DONE else "failed: " + done.note
+    messages.success(
+        request,
+        f"Repair roll {done.roll.total} vs {done.roll.difficulty}: {done.description} {outcome}.",
+    )
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def craft_repair_cancel(request, campaign_id, craft_id, repair_id):
+    membership = membership_or_404(request.user, campaign_id)
+    craft = _craft_or_404(membership, craft_id)
+    repair = _repair_or_404(craft, repair_id)
+    if not (membership.is_gm or repair.requested_by_id == membership.user_id):
+        raise PermissionDenied("Only the GM or whoever asked for it cancels a repair.")
+    back = f"{craft.get_absolute_url()}#repairs"
+    try:
+        craft_damage.cancel_repair(membership, repair)
+    except CraftRefused as exc:
+        return render(
+            request, "refusal.html", {"message": f"Not cancelled: {exc}", "back": back}, status=400
+        )
+    messages.success(request, "Repair cancelled.")
+    return redirect(back)
 
 
 @login_required
@@ -266,7 +580,7 @@ def craft_roll(request, campaign_id, craft_id, station_id):
     if not (membership.is_gm or holder.owner_id == membership.user_id):
         raise PermissionDenied(f"Only {holder.name}'s player or the GM rolls for him.")
     try:
-        trait = station_trait(station, holder)
+        trait = station_trait(station, holder, ruleset=membership.campaign.ruleset)
     except CraftRefused as exc:
         return render(
             request,

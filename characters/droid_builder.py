@@ -12,7 +12,12 @@ Saving (:func:`build_droid`) creates, in one transaction, the character (nature 
 model as its species, Move from the speed code by :func:`rules.droids.droid_move`), its skills,
 its equipment (gear, and its armour as an armour item so encounters count it), a player's
 droid's Force Point through the ledger, and the design as built (``Character.droid_design``,
-shown on the sheet). Anything the rules or the campaign refuse changes nothing."""
+shown on the sheet). Anything the rules or the campaign refuse changes nothing.
+
+In a campaign whose GM approves new characters, a player's droid is sent to the GM instead
+(:func:`send_droid_for_approval`: a submitted ``CreationDraft`` holding the design); the GM's
+approval (:func:`characters.approval.approve`) builds it through :func:`build_droid`. A droid
+the GM returned opens in the builder again (``?draft=N``) to be changed and sent again."""
 
 from __future__ import annotations
 
@@ -22,8 +27,10 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 
 from campaigns.access import membership_or_404
 from campaigns.models import Campaign, Membership
@@ -34,7 +41,7 @@ from characters.droid_forms import (
     DroidItemFormSet,
     DroidSkillFormSet,
 )
-from characters.models import ATTRIBUTES, Character, Currency, Item, Skill
+from characters.models import ATTRIBUTES, Character, CreationDraft, Currency, Item, Skill
 from characters.services import change_balance
 from rules import DieCode, RulesError, reference
 from rules.droids import (
@@ -55,9 +62,10 @@ TEMPLATE = "characters/droid_builder.html"
 NPC_ONLY_GMS = "Only the campaign's game masters build NPC droids."
 OWN_DROID_ONLY = "You build droids for yourself only; a GM builds a droid for another player."
 COUNT_NEEDS = "Fill in the six attributes and the armour to count the building dice."
-APPROVAL = (
-    "in this campaign the GM approves new characters, and a droid cannot be sent for approval "
-    "yet: ask your GM to build it with you"
+APPROVAL = "in this campaign the GM approves new characters: send the droid to the GM"
+DROID_DRAFT_GONE = (
+    "this droid is no longer with the GM: it was approved (it is among the campaign's "
+    "characters) or discarded"
 )
 
 
@@ -234,26 +242,9 @@ def build_droid(
     name = design.name.strip()
     model = (model or "").strip()
     with transaction.atomic():
-        membership = Membership.objects.filter(campaign=campaign, user_id=actor.pk).first()
-        if membership is None:
-            raise DroidRefused("You are not in this campaign.", status=403)
-        gm = membership.is_gm
-        if design.player_character:
-            if owner_id is None:
-                raise DroidRefused("Choose the player who plays this droid.")
-            if not gm and owner_id != actor.pk:
-                raise DroidRefused(OWN_DROID_ONLY, status=403)
-            if not Membership.objects.filter(campaign=campaign, user_id=owner_id).exists():
-                raise DroidRefused("That player is not in this campaign.")
-            if not gm and campaign.approve_characters:
-                raise DroidRefused(f"The droid was not built: {APPROVAL}.", status=403)
-        elif not gm:
-            raise DroidRefused(NPC_ONLY_GMS, status=403)
-        if not name:
-            raise DroidRefused("Name the droid.")
-        check = check_droid(design)
-        if check.problems:
-            raise DroidRefused("Fix these first: " + "; ".join(check.problems) + ".")
+        gm, check = _checked(campaign, actor, design, owner_id)
+        if design.player_character and not gm and campaign.approve_characters:
+            raise DroidRefused(f"The droid was not built: {APPROVAL}.", status=403)
         npc = not design.player_character
         character = Character.objects.create(
             campaign=campaign,
@@ -312,6 +303,96 @@ def build_droid(
     return character
 
 
+def _checked(
+    campaign: Campaign, actor: Any, design: DroidDesign, owner_id: int | None
+) -> tuple[bool, DroidCheck]:
+    """Whether ``actor`` is a GM, and the engine's check of ``design``, after everything the
+    campaign and the rules refuse (:class:`DroidRefused`): who may build it, for whom, its
+    name, and every problem :func:`rules.droids.check_droid` finds."""
+    membership = Membership.objects.filter(campaign=campaign, user_id=actor.pk).first()
+    if membership is None:
+        raise DroidRefused("You are not in this campaign.", status=403)
+    gm = membership.is_gm
+    if design.player_character:
+        if owner_id is None:
+            raise DroidRefused("Choose the player who plays this droid.")
+        if not gm and owner_id != actor.pk:
+            raise DroidRefused(OWN_DROID_ONLY, status=403)
+        if not Membership.objects.filter(campaign=campaign, user_id=owner_id).exists():
+            raise DroidRefused("That player is not in this campaign.")
+    elif not gm:
+        raise DroidRefused(NPC_ONLY_GMS, status=403)
+    if not design.name.strip():
+        raise DroidRefused("Name the droid.")
+    check = check_droid(design)
+    if check.problems:
+        raise DroidRefused("Fix these first: " + "; ".join(check.problems) + ".")
+    return gm, check
+
+
+# ---------------------------------------------------------------------------------------------
+# The GM's approval
+# ---------------------------------------------------------------------------------------------
+def droid_draft_design(draft: CreationDraft) -> tuple[DroidDesign, str] | None:
+    """The design and model a droid draft holds; None for a wizard's draft. A stored design
+    the engine cannot read is a :class:`DroidRefused` with the reason."""
+    stored = draft.data.get("droid") if isinstance(draft.data, dict) else None
+    if not isinstance(stored, dict):
+        return None
+    try:
+        design = DroidDesign.from_json(stored.get("design"))
+    except RulesError as exc:
+        raise DroidRefused(f"The droid's stored design cannot be read: {exc}.") from None
+    model = stored.get("model")
+    return design, model if isinstance(model, str) else ""
+
+
+def send_droid_for_approval(
+    campaign: Campaign,
+    actor: Any,
+    design: DroidDesign,
+    *,
+    model: str = "",
+    draft_id: int | None = None,
+) -> CreationDraft:
+    """A player's droid sent to the GM, in a campaign whose GM approves new characters: the
+    design, checked as :func:`build_droid` checks it, kept in a submitted ``CreationDraft``
+    (the same queue as the wizard's characters; nothing is built until the GM approves).
+    ``draft_id``: a droid the GM returned (or its player withdrew), sent again with the
+    changes. Raises :class:`DroidRefused` with the reason; nothing changed."""
+    if not design.player_character:
+        raise DroidRefused(NPC_ONLY_GMS, status=403)
+    name = design.name.strip()
+    model = (model or "").strip()
+    data = {
+        "droid": {"design": design.to_json(), "model": model},
+        "background": {"name": name},
+        "species": {"name": model or "Droid"},
+        "start": {"owner": actor.pk},
+    }
+    with transaction.atomic():
+        _checked(campaign, actor, design, actor.pk)
+        if draft_id is None:
+            draft = CreationDraft(campaign=campaign, user=actor, kind=Character.Kind.PC)
+        else:
+            draft = (
+                CreationDraft.objects.select_for_update()
+                .filter(pk=draft_id, campaign=campaign, user_id=actor.pk)
+                .first()
+            )
+            if draft is None or not isinstance(draft.data.get("droid"), dict):
+                raise DroidRefused(f"Not sent: {DROID_DRAFT_GONE}.")
+            if draft.status == CreationDraft.Status.SUBMITTED:
+                raise DroidRefused(f"{name} is already awaiting the GM's approval.", status=409)
+        draft.step = "review"
+        draft.data = data
+        draft.status = CreationDraft.Status.SUBMITTED
+        draft.submitted_at = timezone.now()
+        draft.review_reason = ""
+        draft.save()
+    return draft
+
+
 def _skill_kind(name: str) -> str:
     try:
         advanced = reference.skill(name).advanced
@@ -327,9 +408,19 @@ def _template_initial(key: str) -> tuple[dict, list[dict], list[dict]]:
     template = load_droid_templates().get(key)
     if template is None:
         return {}, [{}], [{}]
+    return _design_initial(template, model=template.name)
+
+
+def _design_initial(
+    template: DroidDesign, *, model: str, name: str = ""
+) -> tuple[dict, list[dict], list[dict]]:
+    """The builder's form filled in with ``template`` (a source template, or a droid sent to
+    the GM and returned)."""
     initial = {a: str(template.attribute(a)) for a in ATTRIBUTES}
+    if name:
+        initial["name"] = name
     initial.update(
-        model=template.name,
+        model=model,
         speed=str(template.speed) if template.speed is not None else "",
         armor=str(template.armor),
         kind="pc" if template.player_character else "npc",
@@ -385,6 +476,10 @@ def builder(request, campaign_id):
     key = request.GET.get("template", "") if post is None else ""
     chosen = key if key in dict(TEMPLATE_CHOICES) else ""
     initial, skill_rows, item_rows = _template_initial(chosen)
+    draft = _own_droid_draft(request, campaign_id, post)
+    if draft is not None and post is None and not chosen:
+        design, model = draft.droid  # type: ignore[attr-defined]
+        initial, skill_rows, item_rows = _design_initial(design, model=model, name=design.name)
     if not membership.is_gm:
         initial["kind"] = "pc"  # a player builds his own droid, whatever the template was
     form = DroidForm(post, initial=initial, membership=membership, live_url=url)
@@ -412,6 +507,16 @@ def builder(request, campaign_id):
             refusal, status = "check the entries marked below.", 400
         else:
             try:
+                if campaign.approve_characters and not membership.is_gm:
+                    sent = send_droid_for_approval(
+                        campaign,
+                        request.user,
+                        design,
+                        model=form.cleaned_data.get("model", ""),
+                        draft_id=draft.pk if draft is not None else None,
+                    )
+                    messages.success(request, SENT.format(name=sent.data["background"]["name"]))
+                    return redirect(campaign.get_absolute_url())
                 character = build_droid(
                     campaign,
                     request.user,
@@ -440,6 +545,7 @@ def builder(request, campaign_id):
         "templates": TEMPLATE_CHOICES,
         "chosen": chosen,
         "approval": campaign.approve_characters and not membership.is_gm,
+        "draft": draft,
         "skill_list": [s.name for s in reference.skills()],
         "attribute_labels": ATTRIBUTE_LABELS,
     }
@@ -449,6 +555,33 @@ def builder(request, campaign_id):
     elif live:
         return render(request, f"{TEMPLATE}#budget", context)
     return render(request, TEMPLATE, context, status=status)
+
+
+SENT = (
+    "{name} was sent to the GM for approval: it is built once the GM approves it, and you can "
+    "change it if the GM returns it."
+)
+
+
+def _own_droid_draft(request, campaign_id: int, post) -> CreationDraft | None:
+    """The user's own droid sent to the GM that the page edits (``?draft=N`` on the page,
+    ``draft`` in the form); None without one. Anyone else's, or a wizard's draft: 404."""
+    raw = (post.get("draft") if post is not None else request.GET.get("draft")) or ""
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 12:
+        raise Http404("No such droid draft")
+    draft = CreationDraft.objects.filter(
+        pk=int(raw), campaign_id=campaign_id, user_id=request.user.pk
+    ).first()
+    try:
+        found = droid_draft_design(draft) if draft is not None else None
+    except DroidRefused:
+        found = None  # a damaged record: nothing to edit here
+    if found is None:
+        raise Http404("No such droid draft")
+    draft.droid = found  # type: ignore[attr-defined]
+    return draft
 
 
 def _owner(form: DroidForm, membership: Membership) -> int:

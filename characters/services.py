@@ -316,6 +316,98 @@ def cp_limit(trait: Trait, ruleset: RuleSet) -> int | None:
     return max_cp_per_roll(trait.roll_kind, ruleset=ruleset)
 
 
+def check_roll_inputs(actions: int, modifier: int, difficulty: int | None) -> None:
+    """The bounds every roll form shares; ValueError (with a reason) outside them."""
+    if not 1 <= actions <= 10:
+        raise ValueError("number of actions must be between 1 and 10")
+    if not -100 <= modifier <= 100:
+        raise ValueError("modifier must be between -100 and +100")
+    if difficulty is not None and not 1 <= difficulty <= 200:
+        raise ValueError("difficulty must be between 1 and 200")
+
+
+def roll_and_record(
+    locked: Character,
+    actor,
+    code: DieCode,
+    *,
+    label: str,
+    ruleset: RuleSet,
+    roll_kind: str = "skill",
+    attribute: str = "",
+    actions: int = 1,
+    modifier: int = 0,
+    cp: int = 0,
+    force_point: bool = False,
+    difficulty: int | None = None,
+    hidden: bool | None = None,
+    rng: DiceSource | None = None,
+    details: dict | None = None,
+    spent_on: str = "",
+) -> DiceRoll:
+    """The one roll every page makes for a character: check he can act and can spend the
+    Character Points and Force Point asked for, roll ``code`` with his wound penalty, store the
+    roll with ``details`` beside the dice, and debit the points. Call it inside a transaction,
+    with ``locked`` locked (``select_for_update``). ValueError (with a reason) for a roll that
+    is not allowed; the caller's transaction then rolls back. ``attribute`` "dexterity": an
+    immobile character ([RC] stuns) cannot make it (nor any Dexterity skill)."""
+    now = condition(locked, ruleset=ruleset, stamina=stamina_of(locked))
+    if now.cannot_act:
+        raise ValueError(f"{locked.name} is {now.cannot_act} and cannot act")
+    if now.stuns.immobile and attribute == "dexterity":
+        raise ValueError(f"{locked.name} is immobile from stuns and cannot take Dexterity actions")
+    try:
+        check_cp_spend(roll_kind, cp, ruleset=ruleset, force_point_this_round=force_point)
+    except AdvancementError as exc:
+        raise ValueError(str(exc)) from None
+    if cp > locked.character_points:
+        raise ValueError(
+            f"not enough Character Points: {cp} needed, {locked.character_points} held"
+        )
+    if force_point and locked.force_points < 1:
+        raise ValueError("no Force Point left to spend")
+    penalty = now.penalty_dice
+    rollable_pool(
+        code, actions=actions, penalty_dice=penalty, force_point=force_point, ruleset=ruleset
+    )
+    result = roll_dice(
+        code,
+        ruleset=ruleset,
+        rng=rng or SystemDice(),
+        actions=actions,
+        penalty_dice=penalty,
+        modifier=modifier,
+        cp_dice=cp,
+        force_point=force_point,
+    )
+    record = DiceRoll.objects.create(
+        campaign_id=locked.campaign_id,
+        character=locked,
+        actor=actor,
+        label=label,
+        code=str(code),
+        pool=str(result.pool),
+        dice={
+            **result.to_json(),
+            "actions": actions,
+            "wound_penalty": penalty,
+            **(details or {}),
+        },
+        total=result.total,
+        difficulty=difficulty,
+        cp_spent=cp,
+        force_point=force_point,
+        hidden=(locked.is_npc and locked.secret) if hidden is None else hidden,
+    )
+    live.bump(locked.campaign_id, public=not record.hidden)
+    spent_on = spent_on or label
+    if cp:
+        change_balance(locked, Currency.CP, -cp, f"Spent on {spent_on} roll", actor, record)
+    if force_point:
+        change_balance(locked, Currency.FP, -1, f"Force Point on {spent_on} roll", actor, record)
+    return record
+
+
 def roll_trait(
     character: Character,
     actor,
@@ -332,91 +424,42 @@ def roll_trait(
     rng: DiceSource | None = None,
 ) -> DiceRoll:
     """Roll an attribute or skill from the sheet, store it, and debit the CP and Force Point
-    spent, all in one transaction. Raises ValueError (with a reason) and changes nothing when
-    the roll is not allowed. ``hidden`` unset: a secret NPC's roll is hidden, any other is
-    not."""
-    if not 1 <= actions <= 10:
-        raise ValueError("number of actions must be between 1 and 10")
-    if not -100 <= modifier <= 100:
-        raise ValueError("modifier must be between -100 and +100")
-    if difficulty is not None and not 1 <= difficulty <= 200:
-        raise ValueError("difficulty must be between 1 and 200")
+    spent, all in one transaction (:func:`roll_and_record`). Raises ValueError (with a reason)
+    and changes nothing when the roll is not allowed. ``hidden`` unset: a secret NPC's roll is
+    hidden, any other is not."""
+    check_roll_inputs(actions, modifier, difficulty)
     note = (note or "").strip()
     if "\x00" in note:
         raise ValueError("the note cannot contain NUL characters")
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
-        now = condition(locked, ruleset=ruleset, stamina=stamina_of(locked))
-        if now.cannot_act:
-            raise ValueError(f"{locked.name} is {now.cannot_act} and cannot act")
         trait = trait_for(locked, trait_key)
-        if now.stuns.immobile and trait.attribute == "dexterity":
-            raise ValueError(
-                f"{locked.name} is immobile from stuns and cannot take Dexterity actions"
-            )
-        try:
-            check_cp_spend(trait.roll_kind, cp, ruleset=ruleset, force_point_this_round=force_point)
-        except AdvancementError as exc:
-            raise ValueError(str(exc)) from None
-        if cp > locked.character_points:
-            raise ValueError(
-                f"not enough Character Points: {cp} needed, {locked.character_points} held"
-            )
-        if force_point and locked.force_points < 1:
-            raise ValueError("no Force Point left to spend")
-        penalty = now.penalty_dice
-        rollable_pool(
-            trait.code,
-            actions=actions,
-            penalty_dice=penalty,
-            force_point=force_point,
-            ruleset=ruleset,
-        )
-        result = roll_dice(
-            trait.code,
-            ruleset=ruleset,
-            rng=rng or SystemDice(),
-            actions=actions,
-            penalty_dice=penalty,
-            modifier=modifier,
-            cp_dice=cp,
-            force_point=force_point,
-        )
         # The label must fit its column: the note gives way (with an ellipsis), never the name.
         room = DiceRoll._meta.get_field("label").max_length - len(f"{trait.label} ()")
         if len(note) > room:
             note = note[: room - 1].rstrip() + "…" if room > 1 else ""
-        label = f"{trait.label} ({note})" if note else trait.label
-        record = DiceRoll.objects.create(
-            campaign_id=locked.campaign_id,
-            character=locked,
-            actor=actor,
-            label=label,
-            code=str(trait.code),
-            pool=str(result.pool),
-            dice={
-                **result.to_json(),
-                "actions": actions,
-                "wound_penalty": penalty,
-                "trait": trait.key,
-            },
-            total=result.total,
-            difficulty=difficulty,
-            cp_spent=cp,
+        record = roll_and_record(
+            locked,
+            actor,
+            trait.code,
+            label=f"{trait.label} ({note})" if note else trait.label,
+            ruleset=ruleset,
+            roll_kind=trait.roll_kind,
+            attribute=trait.attribute,
+            actions=actions,
+            modifier=modifier,
+            cp=cp,
             force_point=force_point,
-            hidden=(locked.is_npc and locked.secret) if hidden is None else hidden,
+            difficulty=difficulty,
+            hidden=hidden,
+            rng=rng,
+            details={"trait": trait.key},
+            spent_on=trait.label,
         )
-        live.bump(locked.campaign_id, public=not record.hidden)
         # Used in the running adventure, if one runs (one query; the import: a cycle).
         from characters.advancement import record_use
 
         record_use(locked, trait.attribute if trait.key.startswith("attr:") else trait.label)
-        if cp:
-            change_balance(locked, Currency.CP, -cp, f"Spent on {trait.label} roll", actor, record)
-        if force_point:
-            change_balance(
-                locked, Currency.FP, -1, f"Force Point on {trait.label} roll", actor, record
-            )
     return record
 
 

@@ -4,11 +4,13 @@ from characters import (
     advancement_views,
     approval_views,
     calendar_views,
+    craft_travel_views,
     craft_views,
     droid_builder,
     import_views,
     live,
     log,
+    project_views,
     trait_views,
     views,
     wizard,
@@ -31,6 +33,8 @@ character_patterns = [
     path("<id:character_id>/advancements/withdraw/", advancement_views.withdraw, name="withdraw"),
     path("<id:character_id>/skills/", advancement_views.skills, name="skills"),
     path("<id:character_id>/skills/remove/", advancement_views.skill_remove, name="skill_remove"),
+    # Plan an improvement of a weapon or armour: the quote, nothing spent.
+    path("<id:character_id>/gear/improve/", project_views.item_quote, name="item_quote"),
     # The creation wizard: state lives in a CreationDraft on the server.
     path("new/", wizard.start, name="wizard_start"),
     path("new/<id:draft_id>/discard/", wizard.discard, name="wizard_discard"),
@@ -70,9 +74,38 @@ urlpatterns = [
     path("craft/<id:craft_id>/", craft_views.craft_sheet, name="craft_sheet"),
     path("craft/<id:craft_id>/crew/", craft_views.craft_crew, name="craft_crew"),
     path("craft/<id:craft_id>/delete/", craft_views.craft_delete, name="craft_delete"),
+    # Damage and repairs (the GM records a hit; repairs asked for, then rolled).
+    path("craft/<id:craft_id>/edit/", craft_views.craft_edit, name="craft_edit"),
+    path("craft/<id:craft_id>/hit/", craft_views.craft_hit, name="craft_hit"),
+    path("craft/<id:craft_id>/damage/clear/", craft_views.craft_clear, name="craft_clear"),
+    path("craft/<id:craft_id>/damage/undo/", craft_views.craft_undo, name="craft_undo"),
+    path("craft/<id:craft_id>/repairs/", craft_views.craft_repair_request, name="craft_repair"),
+    path(
+        "craft/<id:craft_id>/repairs/<id:repair_id>/resolve/",
+        craft_views.craft_repair_resolve,
+        name="craft_repair_resolve",
+    ),
+    path(
+        "craft/<id:craft_id>/repairs/<id:repair_id>/cancel/",
+        craft_views.craft_repair_cancel,
+        name="craft_repair_cancel",
+    ),
+    path("craft/<id:craft_id>/improve/", project_views.craft_quote, name="craft_quote"),
     path(
         "craft/<id:craft_id>/stations/<id:station_id>/roll/",
         craft_views.craft_roll,
         name="craft_roll",
+    ),
+    # A craft's travel and movement: speeds, [RC] speed actions, astrogation, ranges.
+    path("craft/<id:craft_id>/travel/", craft_travel_views.craft_travel, name="craft_travel"),
+    path(
+        "craft/<id:craft_id>/travel/move/",
+        craft_travel_views.craft_travel_move,
+        name="craft_travel_move",
+    ),
+    path(
+        "craft/<id:craft_id>/travel/astrogate/",
+        craft_travel_views.craft_travel_astrogate,
+        name="craft_travel_astrogate",
     ),
 ]

@@ -9,5 +9,7 @@ class EncountersConfig(AppConfig):
         # Backups: the encounters' part, after the campaign's and the characters' parts.
         from campaigns.backup import register
         from encounters.backup import PARTS
+        from encounters.fleet_backup import PARTS as FLEET_PARTS
 
         register(*PARTS)
+        register(*FLEET_PARTS)

@@ -6,12 +6,16 @@ An encounter's state, its steps' commands, events and ``touched`` lists name a c
 combatant ``pc-<id>`` / ``npc-<id>`` (:func:`encounters.combatants.combatant_id_for`): in the
 file the number is the character's ref (``pc-3`` is the third character of the file), and on
 import the new character's id. A character no longer in the campaign (deleted since the
-fight) becomes ``pc-gone-<n>``, which names no sheet. Everything is checked with the engine
+fight) becomes ``pc-gone-<n>``, which names no sheet. A vehicle or starship's combatant
+``craft-<id>`` (and its squadron copies ``craft-<id>-<n>``) and the ``craft_id`` in its part
+name the craft by its ref in the same way (``craft-gone-<n>`` and null when deleted).
+Everything is checked with the engine
 (``EncounterState.from_json``, ``command_from_json``, ``Event.from_json``,
 ``RuleSet.from_json``) before anything is written."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -37,8 +41,33 @@ def _walk(value: Any, swap: Callable[[str, str], str], at: str = "", depth: int 
     return value
 
 
+_CRAFT = re.compile(r"^craft-([1-9][0-9]{0,18})((?:-[0-9]{1,6})?)$")
+
+
+def _craft_refs(value: Any, swap: Callable[[int], int | None], depth: int = 0) -> Any:
+    """``value`` with every ``craft_id`` number (a craft's part of a combatant) swapped."""
+    if depth > 50:
+        return value
+    if isinstance(value, list):
+        return [_craft_refs(v, swap, depth + 1) for v in value]
+    if isinstance(value, dict):
+        out = {k: _craft_refs(v, swap, depth + 1) for k, v in value.items()}
+        pk = out.get("craft_id")
+        if isinstance(pk, int) and not isinstance(pk, bool) and "hull" in out:
+            out["craft_id"] = swap(pk)
+        return out
+    return value
+
+
 def _ids_out(value: Any, exporter) -> Any:
     def swap(text: str, at: str) -> str:
+        craft = _CRAFT.match(text)
+        if craft is not None:
+            pk = int(craft.group(1))
+            ref = exporter.ref("craft", pk)
+            if ref is None:
+                return exporter.gone_id("craft", pk, "craft") + craft.group(2)
+            return f"craft-{ref}{craft.group(2)}"
         pk = character_id_of(text)
         if pk is None:
             return text
@@ -46,11 +75,17 @@ def _ids_out(value: Any, exporter) -> Any:
         ref = exporter.ref("characters", pk)
         return f"{prefix}-{ref}" if ref is not None else exporter.gone_id("characters", pk, prefix)
 
-    return _walk(value, swap)
+    return _craft_refs(_walk(value, swap), lambda pk: exporter.ref("craft", pk))
 
 
 def _ids_into(value: Any, loader: Loader) -> Any:
     def swap(text: str, at: str) -> str:
+        craft = _CRAFT.match(text)
+        if craft is not None:
+            try:
+                return f"craft-{loader.resolve('craft', int(craft.group(1)))}{craft.group(2)}"
+            except Problem as problem:
+                raise Problem(f"{text!r} names no craft: {problem.message}", at) from None
         ref = character_id_of(text)
         if ref is None:
             return text
@@ -59,7 +94,13 @@ def _ids_into(value: Any, loader: Loader) -> Any:
         except Problem as problem:
             raise Problem(f"{text!r} names no character: {problem.message}", at) from None
 
-    return _walk(value, swap)
+    def craft(ref: int) -> int | None:
+        try:
+            return loader.resolve("craft", ref)
+        except Problem as problem:
+            raise Problem(f"craft_id {ref} names no craft: {problem.message}") from None
+
+    return _craft_refs(_walk(value, swap), craft)
 
 
 def _engine(reader: Callable[[Any], Any], what: str) -> Callable[[Any, Loader], Any]:

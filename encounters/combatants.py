@@ -19,12 +19,15 @@ from collections.abc import Callable, Iterable, Mapping
 
 from django.db.models import QuerySet, prefetch_related_objects
 
+from characters.craft_models import Craft, CrewStation
 from characters.models import Character, Item, Skill
 from characters.services import wound_state
 from rules import RuleSet
 from rules.combat import Armour, AttackKind, WeaponRange
+from rules.craft import CraftState, gunnery_skill, piloting_skill, shields_skill
 from rules.dice import DieCode
 from rules.encounter import Combatant, Weapon
+from rules.encounter.craft import craft_part_from_stats
 from rules.errors import RulesError
 from rules.injuries import WoundState
 
@@ -34,6 +37,9 @@ __all__ = [
     "combatant_for_character",
     "combatant_id_for",
     "combatants_for_characters",
+    "combatants_for_craft",
+    "craft_combatant_id",
+    "craft_id_of",
     "does_energy_damage",
     "parse_item_ranges",
     "wound_state_of",
@@ -178,10 +184,13 @@ def _with_technical(
     skills: tuple[tuple[str, DieCode], ...], character: Character
 ) -> tuple[tuple[str, DieCode], ...]:
     """A combatant keeps only Perception, Dexterity and Strength; first aid, the one Technical
-    skill a fight uses, rolls the character's Technical when he has not trained it."""
+    skill a fight uses, rolls the character's Technical when he has not trained it, and his
+    Mechanical is kept too, for the piloting, gunnery and shields skills a craft's crew roll
+    untrained (:meth:`rules.encounter.Combatant.code` falls back to it)."""
+    mechanical = ("mechanical", _code(character.attribute("mechanical")))
     if any(name == "first aid" for name, _ in skills):
-        return skills
-    return (*skills, ("first aid", _code(character.attribute("technical"))))
+        return (*skills, mechanical)
+    return (*skills, ("first aid", _code(character.attribute("technical"))), mechanical)
 
 
 def _side(side_of: Callable[[Character], str] | Mapping[int, str], character: Character) -> str:
@@ -232,3 +241,112 @@ def combatant_for_character(character: Character, *, side: str, ruleset: RuleSet
 def wound_state_of(combatant: Combatant) -> WoundState:
     """The wounds and stuns a combatant leaves the fight with, for the character sheet."""
     return combatant.wounds
+
+
+# ---------------------------------------------------------------------------------------------
+# Vehicles and starships
+# ---------------------------------------------------------------------------------------------
+_CRAFT_ID = re.compile(r"^craft-([1-9][0-9]{0,18})$")
+
+
+def craft_combatant_id(craft: Craft) -> str:
+    return f"craft-{craft.pk}"
+
+
+def craft_id_of(combatant_id: str) -> int | None:
+    """The craft pk in a combatant id made by :func:`craft_combatant_id`, else None."""
+    match = _CRAFT_ID.match(combatant_id) if isinstance(combatant_id, str) else None
+    return int(match.group(1)) if match else None
+
+
+def _station_key(station: CrewStation) -> str:
+    return f"gunner:{station.weapon_index}" if station.role == "gunner" else station.role
+
+
+def combatants_for_craft(
+    craft: Craft, *, side: str, ruleset: RuleSet, present: set[str]
+) -> list[Combatant]:
+    """A campaign craft as a combatant, with its crew: the craft (its stat block, damage and
+    who holds each station) and each crew character not yet in the fight (``present``), on
+    the same side. The craft's codes come from the engine's reading of its stat block."""
+    stats = craft.stat_block
+    stations = [s for s in craft.stations.all() if s.character_id is not None]
+    people = {s.character_id: s.character for s in stations}
+    crew_combatants = combatants_for_characters(
+        [p for p in people.values() if combatant_id_for(p) not in present],
+        side_of=lambda _: side,
+        ruleset=ruleset,
+    )
+    crew = tuple((_station_key(s), combatant_id_for(s.character)) for s in stations)
+    try:
+        damage = CraftState.from_json(craft.damage) if craft.damage else None
+    except RulesError:
+        damage = None
+    part = craft_part_from_stats(
+        stats,
+        piloting=piloting_skill(stats),
+        gunnery=gunnery_skill(stats),
+        shields_skill=shields_skill(stats),
+        crew=crew,
+        damage=damage,
+        craft_id=craft.pk,
+    )
+    vessel = Combatant(
+        id=craft_combatant_id(craft),
+        name=craft.name,
+        side=side,
+        perception=stats.crew_code or NO_DICE,
+        dexterity=stats.crew_code or NO_DICE,
+        strength=NO_DICE,
+        scale=stats.scale,
+        npc=craft.owner_character_id is None and not craft.party,
+        craft=part,
+    )
+    return [vessel, *crew_combatants]
+
+
+def squadron(
+    craft: Craft,
+    *,
+    side: str,
+    count: int,
+    ruleset: RuleSet,
+    present: set[str],
+    crew_code: DieCode | None = None,
+) -> list[Combatant]:
+    """The craft with its crew (:func:`combatants_for_craft`), and ``count - 1`` copies flown
+    by their unnamed crew (the stat block's crew code; ids ``craft-<pk>-2`` …): a squadron of
+    TIE fighters from one stat block. The copies are the encounter's own; only the first is the
+    campaign's craft. ``crew_code`` is the unnamed crews' skill when the stat block prints
+    none (or to replace it for this fight)."""
+    first = combatants_for_craft(craft, side=side, ruleset=ruleset, present=present)
+    vessel = first[0]
+    part = vessel.craft
+    assert part is not None
+    if crew_code is not None:
+        part = part.replace(crew_code=crew_code)
+        vessel = vessel.replace(perception=crew_code, dexterity=crew_code, craft=part)
+        first = [vessel, *first[1:]]
+    if part.crew_code is None and (count > 1 or not part.crewed):
+        raise RulesError(
+            f"{craft.name} has no crew on its stations and no crew skill in its stat block: "
+            "give the unnamed crew's skill (e.g. 4D), or crew it on the ship sheet"
+        )
+    if count <= 1:
+        return first
+    copies: list[Combatant] = []
+    number = 2
+    while len(copies) < count - 1:
+        cid = f"{vessel.id}-{number}"
+        number += 1
+        if cid in present:
+            continue
+        copies.append(
+            vessel.replace(
+                id=cid,
+                name=f"{vessel.name} {number - 1}",
+                npc=True,
+                craft=part.replace(crew=(), craft_id=None),
+            )
+        )
+    return [*first, *copies]

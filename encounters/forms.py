@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from campaigns.models import Campaign
+from characters.craft_models import Craft
 from characters.fields import DieCodeFormField, parse_sheet_code
 from characters.models import Character
 from encounters.combatants import attack_kind_for_skill, does_energy_damage, skill_key
@@ -530,6 +531,46 @@ class AddCharactersForm(forms.Form):
     def __init__(self, data: Any = None, *, characters: QuerySet[Character], **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
         self.fields["characters"].queryset = characters
+
+    def clean_side(self) -> str:
+        return _clean_side(self.cleaned_data["side"])
+
+
+class AddCraftForm(forms.Form):
+    """A campaign vehicle or starship joining the fight on one side, with the characters who
+    crew it (capital ships fight in fleet actions instead). ``craft``: those not yet in."""
+
+    craft = forms.ModelChoiceField(
+        queryset=Craft.objects.none(),
+        label="Vehicle or starship",
+        error_messages={
+            "required": "Choose a vehicle or starship.",
+            "invalid_choice": "Choose a vehicle or starship from the list.",
+        },
+    )
+    side = forms.CharField(
+        max_length=40,
+        initial="rebels",
+        error_messages={"required": "Name the side it fights on, e.g. rebels."},
+    )
+    count = forms.IntegerField(
+        min_value=1,
+        max_value=30,
+        initial=1,
+        label="How many (uncrewed copies, e.g. a TIE squadron)",
+        help_text="More than 1 adds copies flown by their unnamed crew (the stat block's crew "
+        "code); characters crew only the first.",
+    )
+
+    crew_code = DieCodeFormField(
+        required=False,
+        label="Unnamed crew's skill",
+        help_text="For stations no character holds, e.g. 4D (blank: the stat block's crew code).",
+    )
+
+    def __init__(self, data: Any = None, *, craft: QuerySet[Craft], **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["craft"].queryset = craft
 
     def clean_side(self) -> str:
         return _clean_side(self.cleaned_data["side"])

@@ -157,3 +157,7 @@ class StatBlock(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# Fleet actions (capital ships, [RC]) live in their own module; imported so Django finds them.
+from encounters.fleet_models import FleetAction, FleetStep  # noqa: E402, F401

@@ -16,6 +16,7 @@ from rules import RuleSet
 from rules.combat import RangeBand, range_difficulty
 from rules.dice import DiceError, DieCode, rollable_pool
 from rules.encounter import Combatant, EncounterState, next_to_act, penalty_dice
+from rules.encounter.craft_aboard import aboard, dodge_skill, reaction_code
 from rules.encounter.points import force_point_active
 from rules.injuries import WoundLevel, injury_penalty_dice
 from rules.odds import success_chance
@@ -191,6 +192,7 @@ def rows(
                 if known and c.aim_target and _has(state, c.aim_target)
                 else "",
                 can_declare=state.phase == "round"
+                and (c.craft is None or not c.craft.crewed)
                 and actions is None
                 and not c.out_of_fight
                 and not c.lost_actions,
@@ -198,6 +200,7 @@ def rows(
                 and bool(actions and actions.remaining)
                 and not c.out_of_fight
                 and not c.lost_actions,
+                extra_data={"craft": craft_info(c, state, ruleset=ruleset)} if c.craft else {},
             )
         )
     return result
@@ -233,7 +236,13 @@ def status(state: EncounterState, *, ruleset: RuleSet) -> Status:
             who += f" with {len(supporters)} combining"
         verb = "attack" if others else "attacks"
         text = f"{who} {verb} {t.name} ({pending.skill}, difficulty {pending.base})"
+        ship = aboard(state, a) if pending.gun is not None else None
+        if ship is not None and ship.craft is not None and pending.gun < len(ship.craft.guns):
+            gun = ship.craft.guns[pending.gun].name
+            text = f"{who} fires {gun} at {t.name} (difficulty {pending.base})"
         target, attacker = t.id, a.id
+        if t.craft is not None and t.craft.holder("pilot"):
+            target = t.craft.holder("pilot") or t.id  # its pilot dodges for it
     sides = []
     for c in state.combatants:
         if c.side not in sides:
@@ -289,7 +298,7 @@ def reaction_odds(
     """The chance that a reaction roll (one more action: the penalty rises first) beats the
     attack's base difficulty, which is when it helps."""
     try:
-        code = c.code(skill)
+        code = reaction_code(state, c, skill, ruleset=ruleset)
     except Exception:
         return None
     extra = c.actions.penalty_dice(ruleset=ruleset) if c.actions else 0
@@ -352,3 +361,78 @@ def pool_after(code: DieCode, penalty: int, *, ruleset: RuleSet) -> str:
         return str(rollable_pool(code, penalty_dice=penalty, ruleset=ruleset))
     except DiceError:
         return "too few dice"
+
+
+def craft_info(c: Combatant, state: EncounterState, *, ruleset: RuleSet) -> dict[str, Any] | None:
+    """What a craft's row shows: its damage, its codes as damage leaves them, its guns with
+    their arcs and who holds each station; None for a character."""
+    part = c.craft
+    if part is None:
+        return None
+    names = {x.id: x.name for x in state.combatants}
+    words = {
+        "none": "undamaged",
+        "lightly": "lightly damaged",
+        "heavily": "heavily damaged",
+        "severely": "severely damaged",
+        "destroyed": "destroyed",
+    }
+    limits = []
+    d = part.damage
+    if d.maneuverability_lost:
+        limits.append(f"−{d.maneuverability_lost}D maneuverability")
+    if d.shield_dice_lost:
+        limits.append(f"−{d.shield_dice_lost}D shields")
+    if d.moves_lost:
+        limits.append(f"−{d.moves_lost} Move")
+    if d.controls_ionized:
+        limits.append(f"controls ionized −{d.controls_ionized}D")
+    if d.dead_controls:
+        limits.append("dead controls")
+    limits += list(d.weapon_damage)
+    pilot = part.holder("pilot") or (c.id if not part.crewed else None)
+    return {
+        "damage": words.get(d.damage, d.damage),
+        "damage_key": d.damage,
+        "limits": limits,
+        "maneuverability": str(part.code("maneuverability", ruleset=ruleset)),
+        "hull": str(part.code("hull", ruleset=ruleset)),
+        "shields": str(part.code("shields", ruleset=ruleset)) if part.shields else "",
+        "shield_arcs": ", ".join(part.shield_arcs),
+        "guns": [
+            {
+                "index": i,
+                "name": g.name,
+                "arc": g.arc_text,
+                "code": str(part.code("fire_control", ruleset=ruleset, gun=i)),
+                "damage": str(part.code("damage", ruleset=ruleset, gun=i)),
+                "gunner": names.get(part.gunner_of(i) or "", ""),
+            }
+            for i, g in enumerate(part.guns)
+        ],
+        "crew": [(_station_words(s), names.get(w, w)) for s, w in part.crew],
+        "crewed": part.crewed,
+        "pilot_id": pilot,
+        "dodge_skill": dodge_skill(part),
+    }
+
+
+def _station_words(station: str) -> str:
+    """``gunner:0`` as the page says it: "gunner, gun 1"."""
+    head, _, index = station.partition(":")
+    return f"gunner, gun {int(index) + 1}" if head == "gunner" and index.isdigit() else station
+
+
+def guns_for(c: Combatant, state: EncounterState) -> list[dict[str, Any]]:
+    """The guns ``c`` may fire: those of his stations, or as pilot those nobody mans (a
+    craft flown by its unnamed crew fires all of its own)."""
+    ship = aboard(state, c)
+    if ship is None or ship.craft is None:
+        return []
+    part = ship.craft
+    out = []
+    for i, g in enumerate(part.guns):
+        gunner = part.gunner_of(i)
+        if gunner == c.id or (gunner is None and c.id in (part.holder("pilot"), ship.id)):
+            out.append({"index": i, "label": f"{ship.name}: {g.name} ({g.arc_text})"})
+    return out

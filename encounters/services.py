@@ -16,12 +16,14 @@ from typing import Any
 from django.db import transaction
 
 from campaigns.models import Campaign
+from characters.craft_models import Craft
 from characters.models import Character, Item
 from characters.services import LedgerError, change_balance
 from encounters.combatants import character_id_of
 from encounters.models import Encounter, Step
 from encounters.steps import EVERYONE, may_skip_ahead, spends, touched
 from rules.combat import RangeBand, range_difficulty
+from rules.craft import CraftState
 from rules.dice import DiceSource, FixedDice
 from rules.encounter import (
     EncounterError,
@@ -243,7 +245,22 @@ def apply_step(
         encounter.keep_state(state)
         encounter.status = _status(state)
         encounter.save(update_fields=["state", "status", "version", "step_count", "updated_at"])
+        sync_craft_damage(encounter.campaign_id, before, state)
     return encounter, events
+
+
+def sync_craft_damage(campaign_id: int, before: EncounterState, after: EncounterState) -> None:
+    """The campaign's craft whose damage a step changed take it onto their sheets in the same
+    transaction (one query per changed craft; none for a step that touched no craft), so the
+    ship sheet shows the result and its limit while the fight goes on; an undo puts it back."""
+    old = {c.id: c.craft for c in before.combatants if c.craft is not None}
+    for c in after.combatants:
+        part, was = c.craft, old.get(c.id)
+        if part is None or part.craft_id is None or (was is not None and was.damage == part.damage):
+            continue
+        damage = part.damage
+        stored = None if damage == CraftState() else damage.to_json()
+        Craft.objects.filter(pk=part.craft_id, campaign_id=campaign_id).update(damage=stored)
 
 
 def undo_last_step(encounter_id: int, *, expected_version: int, actor: Any) -> Encounter:
@@ -256,6 +273,7 @@ def undo_last_step(encounter_id: int, *, expected_version: int, actor: Any) -> E
         steps = list(encounter.steps.order_by("number"))
         if not steps:
             raise EncounterError("there is no step to undo")
+        now = encounter.current_state()
         kept = steps[:-1]
         commands = [command_from_json(s.command) for s in kept]
         events = [Event.from_json(e) for s in kept for e in s.events]
@@ -270,6 +288,7 @@ def undo_last_step(encounter_id: int, *, expected_version: int, actor: Any) -> E
         encounter.status = _status(state)
         encounter.version += 1
         encounter.keep_state(state)
+        sync_craft_damage(encounter.campaign_id, now, state)
         encounter.undone_at = encounter.version
         encounter.step_count = len(kept)
         encounter.save(

@@ -34,7 +34,7 @@ PLAYER_STEPS = ("declare_actions", "act", "aim", "attack", "react", "resolve_att
 number: the GM takes that step)."""
 
 PLAYER_FIELDS = {
-    "attack": ("range_band", "cp_dice", "force_point"),
+    "attack": ("range_band", "cp_dice", "force_point", "gun"),
     "react": ("skill", "extra", "full", "haste", "cp_dice", "force_point"),
     "resolve_attack": ("damage_cp",),
 }
@@ -56,7 +56,7 @@ REDRAW_ALL = (
 )
 """Steps that change the order or every combatant: a live view redraws the whole table."""
 
-_PEOPLE = ("combatant", "attacker", "target", "healer", "patient")
+_PEOPLE = ("combatant", "attacker", "target", "healer", "patient", "pilot", "craft", "other")
 _GROUPS = ("others", "supporters", "combatants")
 
 

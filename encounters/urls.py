@@ -1,6 +1,6 @@
 from django.urls import path
 
-from encounters import views
+from encounters import fleet_views, views
 
 app_name = "encounters"
 
@@ -14,4 +14,11 @@ urlpatterns = [
     path("<id:encounter_id>/add/", views.add, name="add"),
     path("<id:encounter_id>/live/", views.live, name="live"),
     path("<id:encounter_id>/log/", views.log, name="log"),
+    # Fleet actions: capital ship battles ([RC], encounters/fleet_views.py).
+    path("fleet/", fleet_views.fleet_list, name="fleet_list"),
+    path("fleet/<id:fleet_id>/", fleet_views.fleet_page, name="fleet_page"),
+    path("fleet/<id:fleet_id>/step/", fleet_views.fleet_step, name="fleet_step"),
+    path("fleet/<id:fleet_id>/ships/", fleet_views.fleet_ship, name="fleet_ship"),
+    path("fleet/<id:fleet_id>/undo/", fleet_views.fleet_undo, name="fleet_undo"),
+    path("fleet/<id:fleet_id>/live/", fleet_views.fleet_live, name="fleet_live"),
 ]

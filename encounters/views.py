@@ -24,11 +24,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
+from characters.craft_models import Craft
 from characters.live import cached_role
 from characters.models import Character
 from encounters import present
-from encounters.combatants import character_id_of, combatants_for_characters
-from encounters.forms import AddCharactersForm, QuickStatBlockForm, save_stat_block
+from encounters.combatants import character_id_of, combatants_for_characters, craft_id_of, squadron
+from encounters.forms import AddCharactersForm, AddCraftForm, QuickStatBlockForm, save_stat_block
 from encounters.models import Encounter, StatBlock, Step
 from encounters.services import (
     StaleEncounter,
@@ -133,21 +134,32 @@ def _context(
     for c in mine:
         odds = present.attack_odds(c, state=state, ruleset=ruleset)
         dodge = None
+        dodge_skill, under_attack = "dodge", None
+        if state.pending is not None:
+            target = state.combatant(state.pending.target)
+            if target.craft is not None and target.craft.holder("pilot") == c.id:
+                dodge_skill, under_attack = present.dodge_skill(target.craft), target
+            elif target.id == c.id:
+                under_attack = c
         if (
-            state.pending is not None
-            and state.pending.target == c.id
-            and c.reaction("dodge") is None
+            under_attack is not None
+            and c.reaction(dodge_skill) is None
             and not c.out_of_fight
             and not c.lost_actions
         ):
             dodge = present.reaction_odds(
-                c, "dodge", state.pending.base, state=state, ruleset=ruleset
+                c, dodge_skill, state.pending.base, state=state, ruleset=ruleset
             )
         you.append(
             {
                 "row": present.rows(state, ruleset=ruleset, gm=gm, own=own, only={c.id})[0],
                 "odds": odds,
                 "dodge": dodge,
+                "dodge_skill": dodge_skill,
+                "craft_name": under_attack.name
+                if under_attack is not None and under_attack.craft
+                else "",
+                "guns": present.guns_for(c, state),
                 "targets": [t for t in state.combatants if t.side != c.side and not t.out_of_fight],
                 "due": due is not None and due[0] == c.id,
                 "force_point_active": force_point_active(c, state.round),
@@ -169,6 +181,18 @@ def _context(
         "you": you,
         "log": present.log_entries(recent, gm=gm, npc_ids=npc_ids),
         "fighters": [c for c in state.combatants if not c.out_of_fight],
+        "craft_rows": [c for c in state.combatants if c.craft is not None and not c.out_of_fight],
+        "arcs": ("front", "left", "right", "back"),
+        "gun_choices": _gun_choices(state),
+        "ram_pilots": [
+            (c.craft.holder("pilot") or c.id, c.name)
+            for c in state.combatants
+            if c.craft is not None and not c.out_of_fight
+        ],
+        "terrains": ("very easy", "easy", "moderate", "difficult", "very difficult", "heroic"),
+        "ram_speeds": ("cautious", "cruising", "high", "all-out")
+        if ruleset.collision_table != "house"
+        else ("cautious", "normal", "fast", "high", "all-out"),
         "bands": [b.value for b in present.BANDS],
         "covers": [(c, c.replace("_", " ")) for c in cover_conditions(ruleset=ruleset)],
         "due_id": due[0] if due else "",
@@ -180,7 +204,12 @@ def _context(
         "suppression": ruleset.suppression_fire,
         "blast": getattr(state, "blast", None),
         "undeclared_npcs": [
-            c.id for c in state.combatants if c.npc and c.actions is None and not c.out_of_fight
+            c.id
+            for c in state.combatants
+            if c.npc
+            and c.actions is None
+            and not c.out_of_fight
+            and (c.craft is None or not c.craft.crewed)  # a crewed craft acts through its crew
         ],
         "can_surprise": state.round == 1
         and getattr(state, "surprise", None) is None
@@ -192,6 +221,20 @@ def _context(
         "poll_url": urls["live"] + f"?v={encounter.version}",
         "urls": urls,
     }
+
+
+def _gun_choices(state: EncounterState) -> list[dict[str, Any]]:
+    """The GM's weapon choice on the attack form: gun N of the attacker's craft (its names on
+    each craft in the fight)."""
+    by_index: dict[int, list[str]] = {}
+    for c in state.combatants:
+        if c.craft is not None and not c.out_of_fight:
+            for i, g in enumerate(c.craft.guns):
+                by_index.setdefault(i, []).append(f"{c.name} {g.name}")
+    return [
+        {"index": i, "number": i + 1, "label": " · ".join(names[:6])}
+        for i, names in sorted(by_index.items())
+    ]
 
 
 @login_required
@@ -387,6 +430,13 @@ def add(request, campaign_id, encounter_id):
         .order_by("-kind", "name")
     )
     blocks = StatBlock.objects.filter(campaign_id=campaign_id)
+    craft_in = {craft_id_of(c.id) for c in state.combatants} - {None}
+    fleet = (
+        Craft.objects.filter(campaign_id=campaign_id)
+        .exclude(pk__in=craft_in)
+        .exclude(stats__kind="capital")
+    )
+    craft_form = AddCraftForm(craft=fleet, prefix="cr")
     block_form = QuickStatBlockForm(prefix="sb")
     people_form = AddCharactersForm(characters=characters, prefix="pc")
     template = request.GET.get("block", "")
@@ -413,6 +463,25 @@ def add(request, campaign_id, encounter_id):
                         request, f"{', '.join(c.name for c in group)} joined the fight."
                     )
                     return redirect("encounters:add", campaign_id, encounter.pk)
+            elif which == "craft":
+                craft_form = AddCraftForm(request.POST, craft=fleet, prefix="cr")
+                if craft_form.is_valid():
+                    chosen = Craft.objects.prefetch_related("stations__character").get(
+                        pk=craft_form.cleaned_data["craft"].pk
+                    )
+                    group = squadron(
+                        chosen,
+                        side=craft_form.cleaned_data["side"],
+                        count=craft_form.cleaned_data["count"],
+                        crew_code=craft_form.cleaned_data.get("crew_code"),
+                        ruleset=encounter.ruleset,
+                        present=_ever_ids(encounter, state),
+                    )
+                    _add_group(request, encounter, group)
+                    messages.success(
+                        request, f"{', '.join(c.name for c in group)} joined the fight."
+                    )
+                    return redirect("encounters:add", campaign_id, encounter.pk)
             elif which == "statblock":
                 block_form = QuickStatBlockForm(request.POST, prefix="sb")
                 if block_form.is_valid():
@@ -428,7 +497,7 @@ def add(request, campaign_id, encounter_id):
             else:
                 messages.error(request, "Choose characters or fill in a stat block.")
         except RulesError as exc:
-            target = people_form if which == "characters" else block_form
+            target = {"characters": people_form, "craft": craft_form}.get(which, block_form)
             target.add_error(None, str(exc))
         status = 400
     context = {
@@ -438,6 +507,8 @@ def add(request, campaign_id, encounter_id):
         "state": state,
         "block_form": block_form,
         "people_form": people_form,
+        "craft_form": craft_form,
+        "has_craft": fleet.exists(),
         "blocks": blocks,
         "has_characters": characters.exists(),
     }

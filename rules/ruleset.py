@@ -135,6 +135,7 @@ class RuleSet:
     lost_moves_5: Literal["destroyed", "drive_destroyed"] = "destroyed"
     speed_level_set: Literal["upg4", "house5"] = "upg4"
     collision_table: Literal["upg", "house", "rc"] = "upg"
+    capital_combat: Literal["none", "rc"] = "none"
 
     # --- Movement, chases and falling (movement.md §7) ------------------------------------------
     house_high_terrain: Literal["interpolate", "as_fast", "as_all_out"] = "interpolate"
@@ -385,5 +386,6 @@ PRESETS: dict[str, dict[str, Any]] = {
         "medpac_rules": "rc",
         "equipment_improvement": "rc_skill_points",
         "collision_table": "rc",
+        "capital_combat": "rc",
     },
 }

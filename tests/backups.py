@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from campaigns.backup import export_campaign
 from campaigns.models import Adventure, LibraryEntry, Removal
 from characters.advancement import award_all, request_advancement, set_trait_use
+from characters.craft_damage import record_hit, request_repair, resolve_repair
 from characters.craft_services import catalogue, create_craft, crew_station
 from characters.demo import load_demo
 from characters.downtime import run_advance
@@ -17,15 +18,19 @@ from characters.droid_builder import build_droid
 from characters.models import CreationDraft, Skill, TimeAdvance
 from characters.services import change_balance, roll_trait
 from characters.skill_edits import gm_set_skill
-from encounters.combatants import combatant_for_character
+from encounters.combatants import combatant_for_character, combatants_for_craft, squadron
+from encounters.fleet_models import FleetAction
+from encounters.fleet_services import add_craft
+from encounters.fleet_services import apply_step as fleet_step
 from encounters.models import StatBlock
 from encounters.services import apply_step, start_encounter
 from encounters.tests.helpers import fighter
 from rules import RuleSet, SeededDice
 from rules.combat import ActionCount
-from rules.dice import FixedDice
+from rules.dice import DieCode, FixedDice
 from rules.droids import load_droid_templates
 from rules.encounter import COMMANDS, EncounterState
+from rules.fleet import FleetState
 from rules.library import builtin_entries, check_entry
 
 
@@ -106,8 +111,17 @@ def rich_campaign():
         model="R2 Astromech Droid",
     )
     # A party ship with Tala at the pilot's station (issue 18).
-    ship = create_craft(campaign, catalogue()["Corellian Corvette"], party=True)
+    ship = create_craft(campaign, catalogue()["Corellian Corvette"], party=True, value=100_000)
     crew_station(campaign.memberships.get(user=gm), ship.stations.get(role="pilot"), tala)
+    # Hit outside an encounter, then repaired by Tala at the engineer's station (issue 18).
+    gm_member = campaign.memberships.get(user=gm)
+    crew_station(gm_member, ship.stations.get(role="engineer"), tala)
+    record_hit(
+        ship, gm, damage_roll=12, resist_roll=6, ruleset=campaign.ruleset, rng=FixedDice([1])
+    )
+    change_balance(tala, "credits", 20_000, "Ship repair fund", gm)
+    repair = request_repair(gm_member, ship, "maneuverability", payer=tala)
+    resolve_repair(gm_member, repair, rng=FixedDice([1, 1, 1, 1, 2]))
 
     ruleset = campaign.ruleset
     pc = combatant_for_character(tala, side="rebels", ruleset=ruleset)
@@ -132,6 +146,34 @@ def rich_campaign():
     ]
     for version, (command, dice) in enumerate(steps):
         apply_step(encounter.pk, command.to_json(), expected_version=version, actor=gm, rng=dice)
+    # A freighter crewed by Tala in a dogfight with a two-ship squadron (issue 18).
+    freighter = create_craft(campaign, catalogue()["Silver Bolt"], party=True)
+    crew_station(gm_member, freighter.stations.get(role="pilot"), tala)
+    wing = create_craft(campaign, catalogue()["TIE/rc starfighter"])
+    present: set[str] = set()
+    ours = combatants_for_craft(freighter, side="rebels", ruleset=ruleset, present=present)
+    theirs = squadron(
+        wing, side="empire", count=2, ruleset=ruleset, present=present, crew_code=DieCode(4)
+    )
+    dogfight = start_encounter(campaign, "Dogfight", gm)
+    add = COMMANDS["add_combatants"](combatants=(*ours, *theirs))
+    apply_step(dogfight.pk, add.to_json(), expected_version=0, actor=gm, rng=FixedDice([]))
+    arc = COMMANDS["set_arc"](craft=ours[0].id, other=theirs[1].id, arc="back")
+    apply_step(dogfight.pk, arc.to_json(), expected_version=1, actor=gm, rng=FixedDice([]))
+    # A fleet action begun under the [RC] capital ship combat: two capital ships, a battery fired.
+    fleet = FleetAction.objects.create(
+        campaign=campaign,
+        name="Battle of Endor",
+        state=FleetState().to_json(),
+        initial_state=FleetState().to_json(),
+        rule_options={**campaign.rule_options, "capital_combat": "rc"},
+        created_by=gm,
+    )
+    for number, (name, side) in enumerate((("Mon Cal Cruiser", "Rebel"), ("Carrack", "Imperial"))):
+        craft = create_craft(campaign, catalogue()[name])
+        add_craft(fleet.pk, craft.pk, side=side, crew="4D+2", expected_version=number, actor=gm)
+    fire = {"type": "fire", "ship": "s1", "battery": 0, "guns": 12, "target": "s2"}
+    fleet_step(fleet.pk, fire, expected_version=2, actor=gm, rng=SeededDice(18))
     return campaign
 
 

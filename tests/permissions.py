@@ -331,6 +331,95 @@ ROWS: list[Row] = [
         args=("campaign", "others_craft", "others_pilot_station"),
         player=403,
     ),
+    # Damage and repairs of a craft (issue 18): the GM edits the stat block, records a hit and
+    # clears damage; a player asks for a repair of the party craft (not of another player's:
+    # 403); the engineer's player (the scenario's character) or the GM rolls it; whoever asked
+    # (the GM) or the GM cancels it.
+    Row("characters:craft_edit", args=("campaign", "craft"), player=403),
+    Row(
+        "characters:craft_edit", "post", args=("campaign", "craft"), player=403, gm=302, data=CRAFT
+    ),
+    Row(
+        "characters:craft_hit",
+        "post",
+        args=("campaign", "craft"),
+        player=403,
+        gm=302,
+        data={"damage_roll": 12, "resist_roll": 6},
+    ),
+    Row("characters:craft_clear", "post", args=("campaign", "craft"), player=403, gm=302),
+    # No hit recorded in the scenario: nothing to undo (400, with the reason).
+    Row("characters:craft_undo", "post", args=("campaign", "craft"), player=403, gm=400),
+    Row(
+        "characters:craft_repair",
+        "post",
+        args=("campaign", "craft"),
+        player=302,
+        gm=302,
+        data={"entry": "shields", "hired": 1, "payer": ""},
+    ),
+    Row(
+        "characters:craft_repair",
+        "post",
+        args=("campaign", "others_craft"),
+        player=403,
+        gm=400,
+        data={"entry": "shields", "hired": 1, "payer": ""},
+    ),
+    Row(
+        "characters:craft_repair_resolve",
+        "post",
+        args=("campaign", "craft", "repair"),
+        player=302,
+        gm=302,
+    ),
+    Row(
+        "characters:craft_repair_cancel",
+        "post",
+        args=("campaign", "craft", "repair"),
+        player=403,
+        gm=302,
+    ),
+    # A craft's travel and movement (issue 18): everyone reads it; the pilot's movement roll
+    # and a navigator's astrogation by that character's player or the GM (another player: 403).
+    Row("characters:craft_travel", args=("campaign", "craft")),
+    Row(
+        "characters:craft_travel_move",
+        "post",
+        args=("campaign", "craft"),
+        data={"move-speed_actions": 1, "move-difficulty": 10},
+    ),
+    Row(
+        "characters:craft_travel_move",
+        "post",
+        args=("campaign", "others_craft"),
+        player=403,
+        data={"move-speed_actions": 1, "move-difficulty": 10},
+    ),
+    Row(
+        "characters:craft_travel_astrogate",
+        "post",
+        args=("campaign", "craft"),
+        data={
+            "astro-navigator": "{pilot_station}",
+            "astro-situation": "known_systems",
+            "astro-difficulty": 15,
+        },
+    ),
+    # Plan an improvement (issue 18): the quote for a character's weapon or armour (its player
+    # or a GM) and for a craft's code (a GM, its owner's player, any player for a party craft).
+    # GET only: a quote commits nothing; a refused quote is a 400 with the reason.
+    Row("characters:item_quote", args=("campaign", "character")),
+    Row("characters:item_quote", args=("campaign", "others_character"), player=403),
+    Row("characters:craft_quote", args=("campaign", "craft")),
+    Row("characters:craft_quote", args=("campaign", "others_craft"), player=403),
+    Row(
+        "characters:craft_quote",
+        args=("campaign", "craft"),
+        player=400,
+        gm=400,
+        data={"stat": "move", "target": "99"},
+    ),
     # The droid builder (issue 18): any member opens it; a player builds his own droid (302 to
     # its sheet), a GM any; only a GM builds an NPC droid (a player: 403, with the reason).
     Row("characters:droid_builder", args=("campaign",)),
@@ -536,6 +625,49 @@ ROWS: list[Row] = [
             ("encounters:end", "post", 403, {"seen": 0}),
             ("encounters:add", "get", 403, {}),
             ("encounters:add", "post", 403, {"which": "statblock", "sb-name": "X", "sb-side": "y"}),
+        ]
+    ],
+    # Fleet actions ([RC] capital ship combat, issue 18): the scenario's fleet action is at
+    # version 0 with no ships; the scenario's campaign itself has the option off.
+    Row("encounters:fleet_list", args=("campaign",)),
+    Row(
+        "encounters:fleet_list", "post", args=("campaign",), player=403, gm=400, data={"name": "X"}
+    ),
+    Row("encounters:fleet_page", args=("campaign", "fleet")),
+    Row("encounters:fleet_live", args=("campaign", "fleet"), player=204, gm=204, data={"v": 0}),
+    Row("encounters:fleet_live", args=("campaign", "fleet"), data={"v": 3}),
+    Row(
+        "encounters:fleet_step",
+        "post",
+        args=("campaign", "fleet"),
+        player=403,
+        gm=302,
+        data={"version": 0, "type": "end_round"},
+    ),
+    Row(
+        "encounters:fleet_ship",
+        "post",
+        args=("campaign", "fleet"),
+        player=403,
+        gm=302,
+        data={"version": 0, "craft": "{craft}", "side": "Rebel", "crew": "4D"},
+    ),
+    Row(
+        "encounters:fleet_undo",
+        "post",
+        args=("campaign", "fleet"),
+        player=403,
+        gm=400,
+        data={"version": 0},
+    ),
+    *[
+        Row(name, method, args=("campaign", "foreign_fleet"), player=player, gm=404, data=data)
+        for name, method, player, data in [
+            ("encounters:fleet_page", "get", 404, {}),
+            ("encounters:fleet_live", "get", 404, {"v": 0}),
+            ("encounters:fleet_step", "post", 403, {"version": 0, "type": "end_round"}),
+            ("encounters:fleet_ship", "post", 403, {"version": 0, "craft": "{craft}"}),
+            ("encounters:fleet_undo", "post", 403, {"version": 0}),
         ]
     ],
 ]

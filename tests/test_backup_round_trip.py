@@ -18,6 +18,7 @@ from campaigns.backup import (
     restore_campaign,
 )
 from campaigns.models import Campaign, Membership
+from characters.craft_models import Craft, RepairRequest
 from characters.models import (
     Advancement,
     Character,
@@ -27,7 +28,7 @@ from characters.models import (
     TimeAdvance,
     TraitUse,
 )
-from encounters.combatants import character_id_of
+from encounters.combatants import character_id_of, craft_id_of
 from encounters.models import Encounter
 from tests.backups import differences, export_text, normalised, rich_campaign
 
@@ -91,7 +92,7 @@ def test_the_restored_records_point_at_the_new_campaign(original):
     mine = set(Character.objects.filter(campaign=copy).values_list("pk", flat=True))
     assert len(mine) == original.characters.count()
     # Fights name the new characters.
-    encounter = Encounter.objects.get(campaign=copy)
+    encounter = Encounter.objects.get(campaign=copy, name="Ambush at the docks")
     ids = [character_id_of(c["id"]) for c in encounter.state["combatants"]]
     assert {i for i in ids if i is not None} <= mine and len([i for i in ids if i]) == 2
     for step in encounter.steps.all():
@@ -108,8 +109,11 @@ def test_the_restored_records_point_at_the_new_campaign(original):
         f"skill:{pk}"
         for pk in Skill.objects.filter(character__campaign=copy).values_list("pk", flat=True)
     }
-    traits = {r.dice["trait"] for r in DiceRoll.objects.filter(campaign=copy)}
-    assert {t for t in traits if t.startswith("skill:")} <= skills
+    # (A craft's damage table and repair rolls are no character's trait: no "trait".)
+    traits = {r.dice.get("trait") for r in DiceRoll.objects.filter(campaign=copy)}
+    assert {t for t in traits if t and t.startswith("skill:")} <= skills
+    repair = RepairRequest.objects.get(craft__campaign=copy)
+    assert repair.roll.campaign_id == copy.pk and repair.engineer.campaign_id == copy.pk
     report = TimeAdvance.objects.get(campaign=copy).report
     assert {line["character_id"] for line in report} <= mine
     assert {line["advancement"] for line in report} == {advancement.pk}
@@ -157,6 +161,29 @@ def test_an_importing_user_not_in_the_file_joins_as_game_master(original):
     assert Membership.objects.get(campaign=copy, user__username="wedge").role == "gm"
 
 
+def test_a_dogfight_names_the_restored_craft_and_crew(original):
+    copy = restored(export_text(original)).campaign
+    fight = Encounter.objects.get(campaign=copy, name="Dogfight")
+    craft = {c.pk: c.name for c in Craft.objects.filter(campaign=copy)}
+    people = set(Character.objects.filter(campaign=copy).values_list("pk", flat=True))
+    ships = [c for c in fight.state["combatants"] if c["craft"]]
+    assert [s["name"] for s in ships] == [
+        "Silver Bolt",
+        "TIE/rc starfighter",
+        "TIE/rc starfighter 2",
+    ]
+    freighter, tie, copy_tie = ships
+    assert craft_id_of(freighter["id"]) in craft and freighter["craft"]["craft_id"] in craft
+    assert (
+        tie["craft"]["craft_id"] == craft_id_of(tie["id"]) and copy_tie["craft"]["craft_id"] is None
+    )
+    assert copy_tie["id"] == f"{tie['id']}-2"
+    ((station, pilot),) = freighter["craft"]["crew"]
+    assert station == "pilot" and character_id_of(pilot) in people
+    assert freighter["craft"]["arcs"] == [[copy_tie["id"], "back"]]
+    assert fight.current_state().combatant(freighter["id"]).craft.crew == (("pilot", pilot),)
+
+
 def test_a_character_deleted_since_a_fight_stays_in_it_without_a_sheet(original):
     trooper = original.characters.get(name="Stormtrooper squad leader")
     trooper.delete()
@@ -164,7 +191,7 @@ def test_a_character_deleted_since_a_fight_stays_in_it_without_a_sheet(original)
     state = json.loads(text)["parts"]["encounters"][0]["state"]
     assert "npc-gone-1" in [c["id"] for c in state["combatants"]]
     copy = restored(text).campaign
-    encounter = Encounter.objects.get(campaign=copy)
+    encounter = Encounter.objects.get(campaign=copy, name="Ambush at the docks")
     assert "npc-gone-1" in [c["id"] for c in encounter.state["combatants"]]
     assert differences(normalised(text), normalised(export_text(copy))) == []
 

@@ -54,7 +54,15 @@ from characters.calendar_forms import (
     SkillRemoveForm,
     WithdrawForm,
 )
-from characters.craft_forms import CatalogueAddForm, CrewForm, StatBlockForm
+from characters.craft_forms import (
+    CatalogueAddForm,
+    CrewForm,
+    RecordHitForm,
+    RepairRequestForm,
+    ResolveRepairForm,
+    StatBlockForm,
+)
+from characters.craft_travel_forms import AstrogationForm, SpeedActionsForm
 from characters.droid_forms import DroidForm, ItemRowForm
 from characters.droid_forms import SkillRowForm as DroidSkillRowForm
 from characters.forms import AwardForm, CharacterForm, RollForm
@@ -68,8 +76,10 @@ from characters.forms_wizard import (
     SpeciesForm,
     StartForm,
 )
+from characters.project_views import CraftQuoteForm, ItemQuoteForm
 from characters.trait_views import TraitTickForm
 from characters.wizard import STEPS
+from encounters.fleet_forms import AddShipForm, NewFleetActionForm
 from encounters.forms import AddCharactersForm, QuickStatBlockForm
 from rules import RuleSet
 from rules.encounter import COMMANDS, OVERRIDE_FIELDS
@@ -106,6 +116,13 @@ def _award_names() -> list[str]:
     return [*_names(AwardReasonForm), *(f"awards-{n}" for n in management + rows)]
 
 
+def _quote_names(form_class, **kwargs) -> list[str]:
+    """An improvement quote's fields under either improvement system (each shows its own)."""
+    rc = RuleSet(equipment_improvement="rc_skill_points", rc_weapon_install="fee_or_sp")
+    rulesets = (RuleSet(), rc)
+    return sorted({n for r in rulesets for n in _names(form_class(ruleset=r, **kwargs))})
+
+
 def _droid_names() -> list[str]:
     """The droid builder's form, its six attributes, and two rows of skills and of items."""
     management = ["TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"]
@@ -115,6 +132,21 @@ def _droid_names() -> list[str]:
         rows = [f"{i}-{n}" for i in (0, 1) for n in form.base_fields]
         names += [f"{prefix}-{n}" for n in management + rows]
     return names
+
+
+def _travel_names(only: str = "") -> list[str]:
+    """A craft's travel page: the speed-actions form (prefix move-) and astrogation (astro-),
+    both with their optional fields on; the page's GET reads both for its live odds."""
+    forms = {
+        "move": SpeedActionsForm(starship=True),
+        "astro": AstrogationForm(uncertainty=True),
+    }
+    return [
+        f"{prefix}-{n}"
+        for prefix, form in forms.items()
+        if only in ("", prefix)
+        for n in form.fields
+    ]
 
 
 def _step_names() -> list[str]:
@@ -183,6 +215,18 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:craft_crew": _names(CrewForm()),
         "characters:craft_delete": ["confirm_name"],
         "characters:craft_roll": _names(RollForm),
+        "characters:craft_edit": _names(StatBlockForm()),
+        "characters:craft_hit": _names(RecordHitForm(rc=True)),
+        "characters:craft_clear": ["entry"],
+        "characters:craft_undo": [],
+        "characters:craft_repair": _names(RepairRequestForm(gm=True)),
+        "characters:craft_repair_resolve": _names(ResolveRepairForm),
+        "characters:craft_repair_cancel": [],
+        "characters:item_quote": _quote_names(ItemQuoteForm, items=[]),
+        "characters:craft_quote": _quote_names(CraftQuoteForm, weapons=()),
+        "characters:craft_travel": _travel_names(),
+        "characters:craft_travel_move": _travel_names("move"),
+        "characters:craft_travel_astrogate": _travel_names("astro"),
         "encounters:list": ["name"],
         "encounters:step": _step_names(),
         "encounters:undo": ["seen", "version"],
@@ -194,8 +238,23 @@ def fields_by_url() -> dict[str, list[str]]:
             *(f"sb-{n}" for n in _names(QuickStatBlockForm)),
         ],
         "encounters:live": ["v"],
+        "encounters:fleet_list": _names(NewFleetActionForm),
+        "encounters:fleet_ship": ["version", *_names(AddShipForm(craft=[]))],
+        "encounters:fleet_undo": ["version"],
+        "encounters:fleet_live": ["v"],
+        "encounters:fleet_step": FLEET_STEP_FIELDS,
         **{f"characters:wizard_step:{s}": [*names, "_live"] for s, names in wizard_steps.items()},
     }
+
+
+FLEET_STEP_FIELDS = [
+    *("version", "type", "ship", "battery", "guns", "target", "aim", "vital_locations"),
+    *("target_battery", "target_guns", "coordinate_ship", "coordinate_battery"),
+    *("coordinate_guns", "facing", "haste_orders", "coordinations", "bonuses", "officers"),
+    *("donor", "receiver", "difficulty", "reserved_actions", "speed_actions"),
+    *("target_speed_actions", "row", "pips"),
+]
+"""What the fleet action's step forms send (encounters/fleet_forms.step_data)."""
 
 
 @cache
@@ -257,6 +316,10 @@ ACTS_WITHOUT_INPUT = {
     "campaigns:member_remove",
     "campaigns:removal_allow",
     "characters:wizard_discard",
+    "characters:craft_clear",  # no entry: clears all the damage
+    "characters:craft_undo",
+    "characters:craft_repair_resolve",  # no number: the top of the quoted level
+    "characters:craft_repair_cancel",
     "campaigns:join",
 }
 

@@ -16,15 +16,19 @@ from campaigns.tests.factories import (
     MembershipFactory,
     UserFactory,
 )
+from characters.craft_damage import request_repair
+from characters.craft_models import Craft
 from characters.craft_services import catalogue, create_craft
 from characters.models import CreationDraft
 from characters.tests.factories import CharacterFactory, ItemFactory, NPCFactory
 from encounters import views as encounter_views
 from encounters.combatants import combatant_for_character
+from encounters.fleet_models import FleetAction
 from encounters.models import Encounter
 from encounters.services import apply_step, start_encounter
 from encounters.tests.helpers import fighter
 from rules.combat import ActionCount
+from rules.craft import CraftState
 from rules.dice import FixedDice, SeededDice
 from rules.encounter import EncounterState
 from rules.library import check_entry
@@ -79,9 +83,32 @@ def scenario(db, monkeypatch):
     others_craft = create_craft(campaign, corvette, owner_character=others_character)
     others_pilot_station = others_craft.stations.get(role="pilot")
     others_craft.stations.filter(pk=others_pilot_station.pk).update(character=others_character)
+    # Damage and repairs: the party corvette lost a maneuverability die and a shield die; the
+    # player's character holds its engineer station; the GM asked for the maneuverability repair.
+    craft.stations.filter(role="engineer").update(character=character)
+    hurt = CraftState(damage="lightly", maneuverability_lost=1, shield_dice_lost=1)
+    Craft.objects.filter(pk=craft.pk).update(damage=hurt.to_json(), value=0)
+    repair = request_repair(
+        campaign.memberships.get(user=campaign.created_by),
+        Craft.objects.get(pk=craft.pk),
+        "maneuverability",
+        payer=None,
+    )
     elsewhere = CampaignFactory()  # another campaign, with its own GM and encounter
     foreign_encounter = start_encounter(elsewhere, "Elsewhere", elsewhere.created_by)
+    fleet, foreign_fleet = (  # fleet actions begun under the [RC] capital ship combat option
+        FleetAction.objects.create(
+            campaign=c,
+            name="Fleet",
+            state={"round": 1, "ships": []},
+            initial_state={"round": 1, "ships": []},
+            rule_options={"capital_combat": "rc"},
+        )
+        for c in (campaign, elsewhere)
+    )
     return SimpleNamespace(
+        fleet=fleet.pk,
+        foreign_fleet=foreign_fleet.pk,
         draft=draft.pk,
         library_entry=library_entry.pk,
         library_kind="gear",
@@ -100,6 +127,7 @@ def scenario(db, monkeypatch):
         pilot_station=pilot_station.pk,
         others_craft=others_craft.pk,
         others_pilot_station=others_pilot_station.pk,
+        repair=repair.pk,
         users={
             "anonymous": None,
             "outsider": outsider,

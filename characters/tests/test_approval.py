@@ -605,9 +605,11 @@ def test_two_gms_approving_at_once_make_one_character(client):
     co_gm = MembershipFactory(campaign=campaign, role="co_gm").user
     draft = submitted(client, campaign, player)
 
+    # Each side holds the draft as its page read it; the services lock and re-read the row.
+    mine, theirs = (CreationDraft.objects.get(pk=draft.pk) for _ in range(2))
     outcomes = _race(
-        lambda: approval.approve(CreationDraft.objects.get(pk=draft.pk), actor=campaign.created_by),
-        lambda: approval.approve(CreationDraft.objects.get(pk=draft.pk), actor=co_gm),
+        lambda: approval.approve(mine, actor=campaign.created_by),
+        lambda: approval.approve(theirs, actor=co_gm),
     )
 
     assert sorted(o == "ok" for o in outcomes) == [False, True], outcomes
@@ -626,9 +628,12 @@ def test_approve_and_withdraw_at_once_one_wins_and_the_other_is_told(client, att
     player = MembershipFactory(campaign=campaign).user
     draft = submitted(client, campaign, player)
 
+    # Each side holds the draft as its page read it (fetched inside a thread, the GM's commit
+    # could come first and the fetch itself fail); the services lock and re-read the row.
+    gms, players = (CreationDraft.objects.get(pk=draft.pk) for _ in range(2))
     approved, withdrawn = _race(
-        lambda: approval.approve(CreationDraft.objects.get(pk=draft.pk), actor=campaign.created_by),
-        lambda: approval.withdraw(CreationDraft.objects.get(pk=draft.pk), actor=player),
+        lambda: approval.approve(gms, actor=campaign.created_by),
+        lambda: approval.withdraw(players, actor=player),
     )
 
     if approved == "ok":

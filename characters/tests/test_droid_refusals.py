@@ -1,6 +1,7 @@
 """Bad input to the droid builder gets a clear message and changes nothing: a Force skill, a
 14D skill, negative armour, pips, over budget, macrobinoculars without vision, a player
-building an NPC droid or another player's droid, a campaign whose GM approves new characters.
+building an NPC droid or another player's droid. (A campaign whose GM approves new characters:
+test_droid_approval.py.)
 Run on PostgreSQL (scripts/test.sh), where lengths and constraints are enforced."""
 
 import html
@@ -176,16 +177,14 @@ def test_the_service_refuses_a_design_over_13d_even_without_the_page(table):
     assert books() == (0, 0, 0, 0)
 
 
-def test_in_a_campaign_whose_gm_approves_characters_a_player_cannot_build_a_droid(client):
+def test_in_a_campaign_whose_gm_approves_characters_a_bad_droid_is_not_sent(client):
+    # A sound design goes to the GM (test_droid_approval.py); a refused one goes nowhere.
     campaign = CampaignFactory(approve_characters=True)
     player = MembershipFactory(campaign=campaign).user
     client.force_login(player)
-    assert (
-        "a droid cannot be sent for approval yet"
-        in client.get(builder_url(campaign)).content.decode()
-    )
-    page = refused(client, campaign, droid_post(), status=403)
-    assert "the GM approves new characters" in page
+    assert "saving sends the droid to the GM" in client.get(builder_url(campaign)).text
+    page = refused(client, campaign, droid_post(skills=[("sense", "perception", "2D")]))
+    assert "droids may never have Force skills (sense)" in page
 
 
 def test_a_long_name_is_refused_by_the_form_not_the_database(client, table):

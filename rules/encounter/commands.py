@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Self
 from rules._stored import Reader
 from rules.dice import DieCode
 from rules.encounter.blasts import Detonate, Throw
+from rules.encounter.craft import Drive, Ram, SetArc, SetShields
 from rules.encounter.firing import FIRE_MODES, Suppress
 from rules.encounter.state import MAX_NOTES, RANGE_BANDS, Combatant, EncounterError
 from rules.errors import RulesError
@@ -367,8 +368,11 @@ class Attack(_Simple):
     """[HOUSE §13] ``single``, ``burst`` or ``full_auto``, ``shots`` in it (default the
     weapon's burst): :mod:`rules.encounter.auto`."""
     shots: int | None = None
+    gun: int | None = None
+    """A gun of the attacker's craft (its place in its guns): :mod:`rules.encounter.craft`."""
     type: ClassVar[str] = "attack"
     added: ClassVar[tuple[str, ...]] = (
+        "gun",
         "others",
         "supporters",
         "to_attack",
@@ -403,6 +407,8 @@ class Attack(_Simple):
             raise EncounterError(f"the fire mode is one of {', '.join(FIRE_MODES)}")
         if self.shots is not None:
             _whole(self.shots, "the shots fired", 1)
+        if self.gun is not None:
+            _whole(self.gun, "a gun number")
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,6 +546,10 @@ Command = (
     | Throw
     | Detonate
     | Suppress
+    | SetArc
+    | SetShields
+    | Ram
+    | Drive
 )
 
 COMMANDS: dict[str, type[Command]] = {
@@ -567,6 +577,10 @@ COMMANDS: dict[str, type[Command]] = {
         Throw,
         Detonate,
         Suppress,
+        SetArc,
+        SetShields,
+        Ram,
+        Drive,
     )
 }
 

@@ -27,6 +27,7 @@ from rules.combat import ActionCount, is_reaction_skill
 from rules.dice import DiceSource
 from rules.encounter._turns import actions_said, rc
 from rules.encounter.commands import DeclareActions, DeclareAll, React
+from rules.encounter.craft_aboard import reaction_code
 from rules.encounter.events import Event
 from rules.encounter.points import FORCE_POINT_SAID, spend_points
 from rules.encounter.resolve import penalty_dice, roll_for
@@ -171,7 +172,7 @@ def react(
     penalty = max(0, map_dice - 1) + wounds  # its speed action gives its own 1D back (CA-23)
     total, rolls, _ = roll_for(
         c,
-        c.code(skill),
+        reaction_code(state, c, skill, ruleset=ruleset),
         "reaction",
         penalty=penalty,
         now_round=state.round,

@@ -48,6 +48,18 @@ from rules.encounter.commands import (
     SetPosition,
     Surprise,
 )
+from rules.encounter.craft import Drive, Ram, SetArc, SetShields
+from rules.encounter.craft_aboard import (
+    aboard,
+    acts_itself,
+    craft_end_round,
+    reaction_code,
+    reaction_skills_for,
+    reacts_for,
+    set_arc,
+    set_shields,
+)
+from rules.encounter.craft_combat import drive, ram
 from rules.encounter.declare import declare, declare_all, react
 from rules.encounter.events import Event, plain_roll
 from rules.encounter.firing import FireState, Suppress
@@ -170,7 +182,23 @@ def _dispatch(
         case NextSegment():
             return _next_segment(state, ruleset=ruleset)
         case EndRound():
+            state = craft_end_round(state)
             return after_round(state, *_end_round(state, ruleset=ruleset, rng=rng))
+        case SetArc():
+            c, other = state.combatant(cmd.craft), state.combatant(cmd.other)
+            text = f"{other.name} is in {c.name}'s {cmd.arc} arc"
+            numbers = (("other", other.id), ("arc", cmd.arc))
+            return set_arc(state, cmd.craft, cmd.other, cmd.arc), [
+                Event("arc", c.id, text, numbers)
+            ]
+        case SetShields():
+            return set_shields(state, cmd.craft, cmd.arcs, ruleset=ruleset)
+        case Ram():
+            return ram(
+                state, _spend(state, cmd.pilot, ruleset=ruleset), cmd, ruleset=ruleset, rng=rng
+            )
+        case Drive():
+            return drive(state, cmd, spend=_spend, ruleset=ruleset, rng=rng)
         case EndEncounter():
             if state.pending is not None:
                 raise EncounterError("resolve the announced attack before ending the encounter")
@@ -194,13 +222,16 @@ def _dispatch(
 def _order(state: EncounterState, *, ruleset: RuleSet) -> tuple[str, ...]:
     if _rc(ruleset):
         segment: Literal[1, 2] = 2 if state.segment == 2 else 1
-        actors = [(c.id, c.dexterity, c.npc) for c in state.combatants]
+        acting = [c for c in state.combatants if acts_itself(c)]
+        actors = [(c.id, c.dexterity, c.npc) for c in acting]
         if state.segment == 3:
-            return tuple(c.id for c in sorted(state.combatants, key=lambda c: -c.haste))
+            return tuple(c.id for c in sorted(acting, key=lambda c: -c.haste))
         return tuple(rc_declaration_order(actors, segment))
     if not state.side_order:
         return ()
-    ranked = sorted(state.combatants, key=lambda c: c.perception, reverse=True)
+    ranked = sorted(
+        (c for c in state.combatants if acts_itself(c)), key=lambda c: c.perception, reverse=True
+    )
     order = tuple(c.id for side in state.side_order for c in ranked if c.side == side)
     return winded_last(state, order)
 
@@ -240,7 +271,7 @@ def _remove(
 def _sides(state: EncounterState) -> list[tuple[str, list[Combatant]]]:
     sides: dict[str, list[Combatant]] = {}
     for c in state.combatants:
-        if not c.out_of_fight:
+        if not c.out_of_fight and acts_itself(c):
             sides.setdefault(c.side, []).append(c)
     return list(sides.items())
 
@@ -315,7 +346,9 @@ def _choose_order(state: EncounterState, cmd: ChooseOrder) -> tuple[EncounterSta
     others = sorted((s for s in rolls if s != cmd.side), key=lambda s: -rolls[s])
     sides = (cmd.side, *others) if cmd.first else (*others, cmd.side)
     sides += tuple(s for s, _ in _sides(state) if s not in sides)
-    ranked = sorted(state.combatants, key=lambda c: c.perception, reverse=True)
+    ranked = sorted(
+        (c for c in state.combatants if acts_itself(c)), key=lambda c: c.perception, reverse=True
+    )
     order = winded_last(state, tuple(c.id for side in sides for c in ranked if c.side == side))
     new = state.replace(side_order=sides, order=order, phase="round")
     where = "first" if cmd.first else "last"
@@ -330,6 +363,8 @@ def _declare(
 ) -> tuple[EncounterState, list[Event]]:
     _in_round(state, "declaring actions")
     c = state.combatant(cmd.combatant)
+    if not acts_itself(c):
+        raise EncounterError(f"{c.name} acts through its crew: they declare their actions")
     if c.out_of_fight or c.lost_actions:
         raise EncounterError(f"{c.name} cannot act this round")
     if _rc(ruleset) and state.segment != 1:
@@ -359,7 +394,9 @@ def _react(
     rc_declaring = _rc(ruleset) and state.segment == 2
     if _rc(ruleset) and not rc_declaring:
         raise EncounterError("[RC] combat reactions are declared in segment 2, before the rolls")
-    if not rc_declaring and (pending is None or pending.target != c.id):
+    if c.craft is not None and c.craft.crewed:
+        raise EncounterError(f"{c.name} is flown by its crew: its pilot dodges for it")
+    if not rc_declaring and (pending is None or not reacts_for(state, c, pending.target)):
         raise EncounterError(f"there is no attack on {c.name} to react to")
     if c.out_of_fight or c.lost_actions:
         raise EncounterError(f"{c.name} can take no more actions and cannot roll a new reaction")
@@ -369,7 +406,9 @@ def _react(
     if pending is not None and not rc_declaring:
         attacker = state.combatant(pending.attacker)
         armed = attacker.weapon is not None and attacker.weapon.kind != "brawling"
-        covers = reaction_skills(pending.kind, armed=armed, ruleset=ruleset)
+        covers = reaction_skills_for(state, c, pending.target, ruleset=ruleset) or reaction_skills(
+            pending.kind, armed=armed, ruleset=ruleset
+        )
         if skill not in covers:
             raise EncounterError(f"{skill} does not answer a {pending.kind} attack ({covers[0]})")
     actions, haste = c.actions, 0
@@ -409,11 +448,14 @@ def _react(
     bonus = None
     if pending is not None and not rc_declaring:
         attacker = state.combatant(pending.attacker)
-        bonus = scale_adjustment(attacker.scale, c.scale, ruleset=ruleset).dodge_bonus or None
+        firer = aboard(state, attacker) if pending.gun is not None else None
+        a_scale = (firer or attacker).scale
+        t_scale = state.combatant(pending.target).scale
+        bonus = scale_adjustment(a_scale, t_scale, ruleset=ruleset).dodge_bonus or None
     penalty = penalty_dice(c, now_round=state.round, ruleset=ruleset)
     total, rolls, _ = roll_for(
         c,
-        c.code(skill),
+        reaction_code(state, c, skill, ruleset=ruleset),
         "reaction",
         penalty=penalty,
         now_round=state.round,

@@ -33,6 +33,7 @@ from rules.dice import DiceSource, DieCode
 from rules.encounter._turns import spend
 from rules.encounter.auto import announce_fire, check_fire
 from rules.encounter.commands import Attack
+from rules.encounter.craft_aboard import aboard, check_target, gun_attack
 from rules.encounter.events import Event, Scalar
 from rules.encounter.points import FORCE_POINT_SAID, spend_points
 from rules.encounter.resolve import penalty_dice, roll_for
@@ -81,6 +82,14 @@ def announce_attack(
     weapon = attacker.weapon
     kind = _kind(attacker)
     skill = cmd.skill or _skill(attacker)
+    check_target(state, target)
+    if cmd.gun is not None:
+        if cmd.others or cmd.supporters or cmd.fire_mode != "single":
+            raise EncounterError("a craft's guns fire one at a time: announce each gun")
+        if cmd.distance_m is not None:
+            raise EncounterError("a craft's gun takes the GM's range band, not a distance")
+        kind, skill = gun_attack(state, attacker, target, cmd.gun)
+        weapon = None
     group = (*cmd.others, *cmd.supporters)
     mode, shots = cmd.fire_mode, cmd.shots
     fire = check_fire(state, attacker, group, mode=mode, shots=shots, skill=skill, ruleset=ruleset)
@@ -135,6 +144,7 @@ def announce_attack(
         others=cmd.others,
         supporters=cmd.supporters,
         combined_bonus=bonus,
+        gun=cmd.gun,
     )
     lead = people[attacker.id]
     numbers: Numbers = (
@@ -145,6 +155,11 @@ def announce_attack(
         ("actions_left", lead.actions.remaining if lead.actions else 0),
     )
     text = f"{lead.name} attacks {target.name} ({skill}, difficulty {cmd.difficulty})"
+    if cmd.gun is not None:
+        ship = aboard(state, lead)
+        gun = ship.craft.guns[cmd.gun].name if ship and ship.craft else "a gun"
+        text = f"{lead.name} fires {gun} at {target.name} (difficulty {cmd.difficulty})"
+        numbers += (("gun", cmd.gun),)
     if cmd.others:
         names = ", ".join(people[o].name for o in cmd.others)
         numbers += (("others", ",".join(cmd.others)), ("attackers", 1 + len(cmd.others)))

@@ -159,12 +159,18 @@ class PendingAttack:
     """Combined fire: the whole combined-action bonus (``attack_bonus`` + ``damage_bonus``)."""
     aimed: tuple[str, ...] = ()
     """The attackers (lead, group firers) who aimed at the target last round (+1D each)."""
+    gun: int | None = None
+    """The gun of the attacker's craft fired (its place in the craft's guns), or None."""
 
     def aim_bonus(self, attacker: str) -> DieCode:
         """What aiming adds to ``attacker``'s roll in this attack (0D when he did not aim)."""
         return AIM_BONUS if attacker in self.aimed else NO_DICE
 
     def __post_init__(self) -> None:
+        if self.gun is not None and (
+            isinstance(self.gun, bool) or not isinstance(self.gun, int) or self.gun < 0
+        ):
+            raise EncounterError("an attack's gun is the number of a craft's gun")
         if not isinstance(self.aimed, tuple) or not all(isinstance(x, str) for x in self.aimed):
             raise EncounterError("an attack's aimed are combatant ids")
         codes = (self.attack_bonus, self.damage_bonus, self.combined_bonus)
@@ -199,11 +205,13 @@ class PendingAttack:
             "supporters": list(self.supporters),
             "combined_bonus": str(self.combined_bonus),
             "aimed": list(self.aimed),
+            "gun": self.gun,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
-        added = {"others": [], "supporters": [], "combined_bonus": "0D", "aimed": []}
+        added: dict[str, Any] = {"others": [], "supporters": [], "combined_bonus": "0D"}
+        added |= {"aimed": [], "gun": None}
         keys = tuple(cls.__dataclass_fields__)
         r = Reader(_later(data, added), "pending attack", keys, EncounterError)
         size = r.data["called_shot_cm"]
@@ -227,4 +235,5 @@ class PendingAttack:
             r.texts("supporters"),
             r.code("combined_bonus"),
             aimed=r.texts("aimed"),
+            gun=r.optional_integer("gun"),
         )

@@ -168,6 +168,20 @@ def resolve_attack(
         events: list[Event] = []
         for shot in shots:
             attacker, target = state.combatant(shot.attacker), state.combatant(shot.target)
+            if shot.gun is not None or target.craft is not None:
+                from rules.encounter.craft_combat import resolve_craft_attack
+
+                state, new = resolve_craft_attack(
+                    state,
+                    shot,
+                    attacker,
+                    target,
+                    ruleset=ruleset,
+                    rng=rng,
+                    damage_cp=damage_cp if shot is p else 0,
+                )
+                events.extend(new)
+                continue
             state, new = _resolve(
                 state,
                 shot,
@@ -205,6 +219,8 @@ def _follow(p: PendingAttack, other: Combatant) -> PendingAttack:
 
 def _check(state: EncounterState, p: PendingAttack, *, ruleset: RuleSet) -> None:
     attacker, target = state.combatant(p.attacker), state.combatant(p.target)
+    if p.gun is not None or target.craft is not None:
+        return  # a craft's codes are checked as it rolls (rules.encounter.craft_combat)
     scale = scale_adjustment(attacker.scale, target.scale, ruleset=ruleset)
     for cap in (scale.to_hit_cap, scale.damage_cap, scale.resist_cap):
         _need_cap(cap, "this attack")

@@ -16,6 +16,7 @@ from rules._stored import Reader
 from rules.combat import ActionCount, Armour
 from rules.dice import DieCode
 from rules.encounter.blasts import PendingBlast
+from rules.encounter.craft import CraftPart
 from rules.encounter.criticals import CriticalTaken, criticals_from_json
 from rules.encounter.errors import EncounterError
 from rules.encounter.firing import FireState
@@ -152,6 +153,8 @@ class Combatant:
     cp_round: int = 0
     """The last round he spent Character Points in (0: none yet): [UPG] not in the round of a
     Force Point, unless the campaign allows both."""
+    craft: CraftPart | None = None
+    """A vehicle or starship: its codes, guns, crew and damage (:mod:`rules.encounter.craft`)."""
 
     def __post_init__(self) -> None:
         for name in ("id", "name", "side"):
@@ -176,6 +179,7 @@ class Combatant:
             (self.actions is None or isinstance(self.actions, ActionCount), "actions"),
             (all(isinstance(r, Reaction) for r in self.reactions), "reactions"),
             (all(isinstance(k, CriticalTaken) for k in self.criticals), "critical injuries"),
+            (self.craft is None or isinstance(self.craft, CraftPart), "craft"),
         )
         for ok, what in checks:
             if not ok:
@@ -205,6 +209,9 @@ class Combatant:
             except RulesError:
                 raise EncounterError(f"{self.name} has no {skill!r} and it is no skill") from None
         if attribute not in _ATTRIBUTES:
+            for name, code in self.skills:  # an attribute kept among his skills (Mechanical)
+                if name == attribute:
+                    return code
             raise EncounterError(f"list {self.name}'s {skill} code (its attribute is not kept)")
         result: DieCode = getattr(self, attribute)
         return result
@@ -251,6 +258,7 @@ class Combatant:
             "criticals": [k.to_json() for k in self.criticals],
             "force_point_round": self.force_point_round,
             "cp_round": self.cp_round,
+            "craft": self.craft.to_json() if self.craft else None,
         }
 
     @classmethod
@@ -259,6 +267,7 @@ class Combatant:
         added: dict[str, Any] = {"combining": False, "stabilised": False, "medpacs": 0}
         added |= _PLACE
         added |= {"medpac_locked": False, "criticals": [], "force_point_round": 0, "cp_round": 0}
+        added |= {"craft": None}
         r = Reader(_later(data, added), "combatant", keys, EncounterError)
         place: dict[str, Any] = {key: r.data[key] for key in _PLACE}
         scale = r.text("scale")
@@ -298,6 +307,7 @@ class Combatant:
             criticals=_nested(r, "criticals", criticals_from_json, "critical injuries"),
             force_point_round=r.integer("force_point_round", least=0),
             cp_round=r.integer("cp_round", least=0),
+            craft=None if r.data["craft"] is None else CraftPart.from_json(r.data["craft"]),
         )
 
 

@@ -4,7 +4,7 @@ mean: words, sources, allowed values (the fields of :class:`rules.ruleset.RuleSe
 
 from functools import partial
 
-from rules.options.option import Option, option
+from rules.options.option import OFF, Option, option
 
 _gear = partial(option, group="Droids, equipment and vehicles")
 _move = partial(option, group="Movement, chases and falling")
@@ -80,6 +80,13 @@ OPTIONS: dict[str, Option] = {
             "house": ("Five rows", "HOUSE"),
             "rc": ("By speed actions", "RC"),
         },
+    ),
+    "capital_combat": _gear(
+        "Fleet actions",
+        "Battles between capital ships with the Rules Companion's capital ship combat: crews, "
+        "guns, targeting and damage in pips (capital-ships.md).",
+        source="RC",
+        choices={"none": OFF, "rc": ("Rules Companion capital ship combat", "RC")},
     ),
     # --- Movement, chases and falling (movement.md §7) ------------------------------------------
     "house_high_terrain": _move(
