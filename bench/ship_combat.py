@@ -40,8 +40,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test import Client, RequestFactory  # noqa: E402
+from django.test import RequestFactory  # noqa: E402
 from django.urls import reverse  # noqa: E402
+from encounter import CSRF, Queries, cookie_for  # noqa: E402  (bench/encounter.py)
 
 warnings.filterwarnings("ignore", message="No directory at")
 settings.ALLOWED_HOSTS = ["*"]
@@ -54,35 +55,7 @@ DAMAGE = [4, 4, 4, 4, 4]  # laser cannons 5D = 20
 HULL = [3, 3, 3, 3]  # hull 4D = 12: a margin of 8, lightly damaged
 TABLE = [1]  # lightly damaged table, 1: -1D maneuverability
 HIT = [*ATTACK, *DAMAGE, *HULL, *TABLE]
-CSRF = "b" * 32
 GOAL = 15
-
-
-class Queries:
-    """Statements sent to the database while open (see bench/encounter.py)."""
-
-    def __enter__(self):
-        self.sql = []
-        self._wrapper = connection.execute_wrapper(self._record)
-        self._wrapper.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        self._wrapper.__exit__(*exc)
-
-    def _record(self, execute, sql, params, many, context):
-        self.sql.append(sql)
-        return execute(sql, params, many, context)
-
-    def __len__(self):
-        return len(self.sql)
-
-
-def cookie_for(user):
-    client = Client()
-    client.force_login(user)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return f"{settings.SESSION_COOKIE_NAME}={session}; {settings.CSRF_COOKIE_NAME}={CSRF}"
 
 
 def build(tag, ships, fighters):

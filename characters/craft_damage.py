@@ -20,6 +20,7 @@ Who may do what:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -32,6 +33,7 @@ from characters.models import Character, Currency, DiceRoll, Skill
 from characters.services import LedgerError, change_balance, roll_and_record
 from rules import DieCode, RulesError, RuleSet
 from rules import roll as roll_dice
+from rules.combat import max_combining, rc_combined_code
 from rules.craft import (
     CraftDamage,
     CraftState,
@@ -44,7 +46,7 @@ from rules.craft import (
 )
 from rules.dice import DiceSource, FixedDice, SystemDice
 from rules.difficulty import number_range, parse_level
-from rules.equipment import RepairRequirement, repair_requirement
+from rules.equipment import RepairRequirement, repair_requirement, work_pace
 
 LEVEL_WORDS = {
     "none": "undamaged",
@@ -548,12 +550,18 @@ def resolve_repair(
     request: RepairRequest,
     *,
     difficulty: int | None = None,
+    pace: str = "normal",
+    helpers: Sequence[Character] = (),
     rng: DiceSource | None = None,
 ) -> RepairRequest:
     """The engineer rolls the repair: his repair skill (or Technical) against a number of the
-    quoted level. Success: the damage is removed and the payer's credits debited through the
-    ledger; failure: the damage stays, nothing is paid. All in one transaction with the craft
-    and the request locked; CraftRefused (with the reason) changes nothing."""
+    quoted level, at the ``pace`` he works ([WIKI] rushed: half the time and half the skill;
+    prepared: twice the time and +1D, not under the Rules Companion: E29), with ``helpers``
+    combining ([RC] each adds a pip per die of his repair skill; at most as many as the highest
+    skill's dice may combine: E34). Success: the damage
+    is removed and the payer's credits debited through the ledger; failure: the damage stays,
+    nothing is paid. All in one transaction with the craft and the request locked;
+    CraftRefused (with the reason) changes nothing."""
     with transaction.atomic():
         craft = (
             Craft.objects.select_for_update().select_related("campaign").get(pk=request.craft_id)
@@ -594,7 +602,14 @@ def resolve_repair(
         skill_name = repair_skill(craft.stat_block, locked.entry)
         skill = Skill.objects.filter(character=hand, name__iexact=skill_name).first()
         code = skill.code if skill is not None else hand.technical
+        code = _combined_work(craft, hand, code, skill_name, helpers, ruleset=ruleset)
+        try:
+            minutes, code = work_pace(locked.minutes, code, pace, ruleset=ruleset)
+        except RulesError as exc:
+            raise CraftRefused(str(exc)) from None
         label = f"{craft.name}: repair {locked.description}"
+        if pace != "normal":
+            label += f" ({pace})"
         try:
             record = roll_and_record(
                 hand,
@@ -605,7 +620,14 @@ def resolve_repair(
                 attribute="technical",
                 difficulty=number,
                 rng=rng,
-                details={"craft": craft.pk, "repair": locked.pk, "skill": skill_name},
+                details={
+                    "craft": craft.pk,
+                    "repair": locked.pk,
+                    "skill": skill_name,
+                    "pace": pace,
+                    "minutes": minutes,
+                    "helpers": [h.pk for h in helpers],
+                },
                 spent_on="repair",
             )
         except ValueError as exc:
@@ -634,6 +656,44 @@ def resolve_repair(
         locked.save()
         live.bump(craft.campaign_id, public=True)
     return locked
+
+
+def _combined_work(
+    craft: Craft,
+    lead: Character,
+    code: DieCode,
+    skill_name: str,
+    helpers: Sequence[Character],
+    *,
+    ruleset: RuleSet,
+) -> DieCode:
+    """The engineer's code with the helpers combining on the work: [RC] a pip per die of each
+    helper's repair skill (or Technical), at most as many participants as the highest skill's
+    dice (E34: five at 3D, three may combine: 3D+6). Second Edition combined work needs a
+    command roll, which this page does not make: refused with the reason."""
+    if not helpers:
+        return code
+    if ruleset.combined_actions != "rc_support":
+        raise CraftRefused(
+            "Second Edition combined work needs a command roll: roll it on the commander's "
+            "sheet and let the engineer roll alone here"
+        )
+    ids = {h.pk for h in helpers} - {lead.pk}
+    found = list(Character.objects.filter(pk__in=ids, campaign_id=craft.campaign_id))
+    if len(found) != len(ids):
+        raise CraftRefused("a helper is not a character of this campaign")
+    skills = {
+        s.character_id: s.code
+        for s in Skill.objects.filter(character__in=found, name__iexact=skill_name)
+    }
+    codes = [skills.get(h.pk, h.technical) for h in found]
+    limit = max_combining(max([code, *codes]), ruleset=ruleset)
+    if 1 + len(codes) > limit:
+        raise CraftRefused(
+            f"at most {limit} may combine on this work (the highest skill's dice); "
+            "the others can only coordinate"
+        )
+    return rc_combined_code(code, codes)
 
 
 def cancel_repair(membership, request: RepairRequest) -> None:

@@ -375,6 +375,23 @@ class ResolveRepairForm(forms.Form):
         max_value=200,
         help_text="Blank: the top of the quoted level.",
     )
+    pace = forms.ChoiceField(
+        label="Pace",
+        required=False,
+        choices=[
+            ("normal", "Normal"),
+            ("rushed", "Rushed: half the time, half the skill"),
+            ("prepared", "Prepared: twice the time, +1D"),
+        ],
+        initial="normal",
+    )
+    helpers = forms.MultipleChoiceField(
+        label="Helping (Rules Companion combined work)", required=False, choices=()
+    )
+
+    def __init__(self, *args, crew=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["helpers"].choices = [(str(c.pk), c.name) for c in crew]
 
 
 class CrewForm(forms.Form):

@@ -196,7 +196,7 @@ def craft_travel_astrogate(request, campaign_id, craft_id):
         chosen = request.POST.get("astro-navigator", "")
         station = (
             CrewStation.objects.filter(craft=craft, pk=chosen).select_related("character").first()
-            if chosen.isdigit()
+            if chosen.isdecimal()
             else None
         )
         if (

@@ -228,6 +228,17 @@ def _damage_context(membership, craft: Craft, stations) -> dict:
         "lost_moves": speed,
         "repairs": repairs,
         "engineer": engineer,
+        "rc_repairs": membership.campaign.ruleset.preparing == "rc_prepare_round",
+        "repair_helpers": list(
+            {
+                s.character_id: s.character
+                for s in stations
+                if s.character_id is not None
+                and (engineer is None or s.character_id != engineer.pk)
+            }.values()
+        )
+        if membership.campaign.ruleset.combined_actions == "rc_support"
+        else [],
         "can_request_repair": craft_damage.can_request_repair(membership, craft)
         and any(r["entry"].system and not state.destroyed for r in rows),
         "rc_chart": ruleset.damage_chart == "rc_multiples",
@@ -454,7 +465,14 @@ def craft_repair_resolve(request, campaign_id, craft_id, repair_id):
     repair = _repair_or_404(craft, repair_id)
     if not craft_damage.can_resolve_repair(membership, craft, craft_damage.engineer_of(craft)):
         raise PermissionDenied("Only the GM or the engineer's player resolves a repair.")
-    form = ResolveRepairForm(request.POST)
+    engineer = craft_damage.engineer_of(craft)
+    crew = [
+        s.character
+        for s in craft.stations.select_related("character")
+        if s.character_id is not None and (engineer is None or s.character_id != engineer.pk)
+    ]
+    crew = list({c.pk: c for c in crew}.values())
+    form = ResolveRepairForm(request.POST, crew=crew)
     back = f"{craft.get_absolute_url()}#repairs"
     if not form.is_valid():
         errors = "; ".join(e for errs in form.errors.values() for e in errs)
@@ -463,7 +481,12 @@ def craft_repair_resolve(request, campaign_id, craft_id, repair_id):
         )
     try:
         done = craft_damage.resolve_repair(
-            membership, repair, difficulty=form.cleaned_data["difficulty"], rng=dice()
+            membership,
+            repair,
+            difficulty=form.cleaned_data["difficulty"],
+            pace=form.cleaned_data["pace"] or "normal",
+            helpers=[c for c in crew if str(c.pk) in form.cleaned_data["helpers"]],
+            rng=dice(),
         )
     except CraftRefused as exc:
         return render(

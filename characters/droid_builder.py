@@ -454,7 +454,7 @@ def _rows_action(action: str) -> tuple[str, str, int | None] | None:
         if action == f"add-{prefix}":
             return which, "add", None
         start = f"remove-{prefix}-"
-        if action.startswith(start) and action[len(start) :].isdigit():
+        if action.startswith(start) and action[len(start) :].isdecimal():
             return which, "remove", int(action[len(start) :])
     return None
 
@@ -569,7 +569,7 @@ def _own_droid_draft(request, campaign_id: int, post) -> CreationDraft | None:
     raw = (post.get("draft") if post is not None else request.GET.get("draft")) or ""
     if not raw:
         return None
-    if not raw.isdigit() or len(raw) > 12:
+    if not raw.isdecimal() or len(raw) > 12:
         raise Http404("No such droid draft")
     draft = CreationDraft.objects.filter(
         pk=int(raw), campaign_id=campaign_id, user_id=request.user.pk

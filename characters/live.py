@@ -130,7 +130,7 @@ def time_of(cursor: int) -> datetime:
 
 
 def parse_cursor(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() and len(text) <= 18 else None
+    return int(text) if text and text.isdecimal() and len(text) <= 18 else None
 
 
 def secret_npcs_digest(campaign_id: int) -> str:
@@ -219,7 +219,7 @@ def live(request, campaign_id):
             context["strip_rolls"] = conceal_secret_npcs(rolls[:STRIP_ROLLS], membership)
         held["strip"] = newest_cursor
     sheet_id = request.GET.get("sheet", "")
-    if sheet_id.isdigit() and len(sheet_id) <= 18:
+    if sheet_id.isdecimal() and len(sheet_id) <= 18:
         from characters.services import condition, stamina_of  # services import this module
 
         character = (

@@ -300,7 +300,7 @@ def trait_for(character: Character, key: str) -> Trait:
         if rest not in ATTRIBUTES:
             raise ValueError(f"{rest!r} is not an attribute")
         return Trait(key, rest.capitalize(), character.attribute(rest), "attribute", rest)
-    if kind == "skill" and rest.isdigit():
+    if kind == "skill" and rest.isdecimal():
         skill = Skill.objects.filter(character=character, pk=int(rest)).first()
         if skill is None:
             raise ValueError("this character has no such skill")

@@ -4,6 +4,7 @@ from characters import (
     advancement_views,
     approval_views,
     calendar_views,
+    craft_long_run,
     craft_travel_views,
     craft_views,
     droid_builder,
@@ -98,6 +99,7 @@ urlpatterns = [
     ),
     # A craft's travel and movement: speeds, [RC] speed actions, astrogation, ranges.
     path("craft/<id:craft_id>/travel/", craft_travel_views.craft_travel, name="craft_travel"),
+    path("craft/<id:craft_id>/travel/run/", craft_long_run.craft_long_run, name="craft_long_run"),
     path(
         "craft/<id:craft_id>/travel/move/",
         craft_travel_views.craft_travel_move,

@@ -650,7 +650,7 @@ def _change_skill_rows(request, membership, draft, action, url):
     else:
         index = action.removeprefix("remove-")
         focus = len(rows)
-        if index.isdigit() and int(index) < len(rows):
+        if index.isdecimal() and int(index) < len(rows):
             rows.pop(int(index))
             focus = min(int(index), len(rows) - 1)
     formset = SkillFormSet(initial=rows, prefix="skills", live_url=url)

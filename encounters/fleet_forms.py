@@ -39,7 +39,7 @@ def _number(post: QueryDict, key: str, *, default: int | None = None) -> int | N
     raw = (post.get(key) or "").strip()
     if raw == "":
         return default
-    if not raw.isdigit() or len(raw) > 6:
+    if not raw.isdecimal() or len(raw) > 6:
         raise FleetError(f"{key.replace('_', ' ')} must be a whole number from 0 to 999999")
     return int(raw)
 

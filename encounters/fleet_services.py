@@ -11,7 +11,6 @@ Refusals are ``RulesError``s (the engine's :class:`~rules.fleet.FleetError` or
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.db import transaction
@@ -19,6 +18,7 @@ from django.db import transaction
 from campaigns.models import Campaign
 from characters.craft_models import Craft
 from encounters.fleet_models import FleetAction, FleetStep
+from encounters.step_json import has_nul, parse_step
 from rules.craft import CraftError
 from rules.dice import DiceSource, DieCode, DieCodeError, FixedDice
 from rules.errors import RulesError
@@ -125,34 +125,6 @@ def _locked(fleet_id: int, expected_version: int, campaign_id: int | None) -> Fl
     return fleet
 
 
-def _parse(command_json: str | bytes | dict[str, Any]) -> Any:
-    if isinstance(command_json, bytes | bytearray):
-        try:
-            command_json = command_json.decode("utf-8")
-        except UnicodeDecodeError:
-            raise FleetError("the step is not UTF-8 text") from None
-    if isinstance(command_json, str):
-        if len(command_json) > MAX_COMMAND_CHARS:
-            raise FleetError(f"the step is longer than {MAX_COMMAND_CHARS} characters")
-        try:
-            return json.loads(command_json)
-        except (ValueError, RecursionError) as exc:
-            raise FleetError(f"the step is not valid JSON ({exc})") from None
-    return command_json
-
-
-def _has_nul(data: Any, depth: int = 0) -> bool:
-    if isinstance(data, str):
-        return "\x00" in data
-    if depth > 20:
-        return False
-    if isinstance(data, dict):
-        return any(_has_nul(k, depth + 1) or _has_nul(v, depth + 1) for k, v in data.items())
-    if isinstance(data, list | tuple):
-        return any(_has_nul(v, depth + 1) for v in data)
-    return False
-
-
 def apply_step(
     fleet_id: int,
     command_json: str | bytes | dict[str, Any],
@@ -166,8 +138,8 @@ def apply_step(
     through :func:`rules.fleet.apply` with the battle's ruleset and ``rng``, store the step
     with its events (every die) and the new state, version + 1. A refusal rolls everything
     back and is raised with its reason."""
-    parsed = _parse(command_json)
-    if _has_nul(parsed):
+    parsed = parse_step(command_json, error=FleetError, max_chars=MAX_COMMAND_CHARS)
+    if has_nul(parsed):
         raise FleetError("a step's text cannot contain NUL characters")
     command = command_from_json(parsed)
     with transaction.atomic():

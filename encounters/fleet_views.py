@@ -122,7 +122,7 @@ def fleet_page(request, campaign_id, fleet_id):
 
 def _seen(request) -> int:
     raw = request.POST.get("version") or ""
-    return int(raw) if raw.isdigit() and len(raw) < 10 else -1
+    return int(raw) if raw.isdecimal() and len(raw) < 10 else -1
 
 
 def _refused(request, membership, fleet_id: int, exc: RulesError, **extra: Any) -> HttpResponse:

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from characters.craft_damage import WEAPON_RESULTS
 from rules import RuleSet
 from rules.combat import RangeBand, range_difficulty
 from rules.dice import DiceError, DieCode, rollable_pool
 from rules.encounter import Combatant, EncounterState, next_to_act, penalty_dice
-from rules.encounter.craft_aboard import aboard, dodge_skill, reaction_code
+from rules.encounter.craft_aboard import aboard, combined, crew_code, dodge_skill, reaction_code
 from rules.encounter.points import force_point_active
 from rules.injuries import WoundLevel, injury_penalty_dice
 from rules.odds import success_chance
@@ -129,9 +130,9 @@ def rows(
         known = gm or c.id in own
         actions = c.actions
         flags = []
-        if c.knocked_out:
+        if c.knocked_out and c.craft is None:  # a craft is out when destroyed (its row says so)
             flags.append("unconscious")
-        if c.prone:
+        if c.prone and c.craft is None:
             flags.append("prone")
         if c.lost_actions and not c.out_of_fight:
             flags.append("no more actions this round")
@@ -216,6 +217,7 @@ class Status:
     pending_text: str
     pending_target: str
     pending_attacker: str
+    pending_reacted: bool
     winner: str
     sides: list[str]
     rc: bool
@@ -225,6 +227,7 @@ def status(state: EncounterState, *, ruleset: RuleSet) -> Status:
     due = next_to_act(state) if state.phase == "round" else None
     pending = state.pending
     text = target = attacker = ""
+    reacted = False
     if pending is not None:
         a, t = state.combatant(pending.attacker), state.combatant(pending.target)
         others = getattr(pending, "others", ()) or ()
@@ -243,6 +246,9 @@ def status(state: EncounterState, *, ruleset: RuleSet) -> Status:
         target, attacker = t.id, a.id
         if t.craft is not None and t.craft.holder("pilot"):
             target = t.craft.holder("pilot") or t.id  # its pilot dodges for it
+        reactor = state.combatant(target)
+        skill = dodge_skill(t.craft) if t.craft is not None else None
+        reacted = any(skill is None or r.skill == skill for r in reactor.reactions)
     sides = []
     for c in state.combatants:
         if c.side not in sides:
@@ -256,19 +262,30 @@ def status(state: EncounterState, *, ruleset: RuleSet) -> Status:
         pending_text=text,
         pending_target=target,
         pending_attacker=attacker,
+        pending_reacted=reacted,
         winner=state.initiative_winner or "",
         sides=sides,
         rc=ruleset.combat_round == "rc_haste",
     )
 
 
-def attack_odds(c: Combatant, *, state: EncounterState, ruleset: RuleSet) -> list[dict[str, Any]]:
+def attack_odds(
+    c: Combatant, *, state: EncounterState, ruleset: RuleSet, gun: int | None = None
+) -> list[dict[str, Any]]:
     """The chance to hit at each range band's standard difficulty with the combatant's weapon
-    skill and his penalties now (one more action taken into account when he has not declared:
+    skill, or with ``gun`` of his craft (his gunnery plus its fire control, as the attack rolls
+    it), and his penalties now (one more action taken into account when he has not declared:
     the odds of a single declared attack)."""
-    skill = c.weapon.skill if c.weapon else "brawling"
+    ship = aboard(state, c) if gun is not None else None
     try:
-        code = c.code(skill)
+        if ship is not None and ship.craft is not None and gun is not None:
+            part = ship.craft
+            code = combined(
+                crew_code(ship, c, part.gunnery),
+                part.code("fire_control", ruleset=ruleset, gun=gun),
+            )
+        else:
+            code = c.code(c.weapon.skill if c.weapon else "brawling")
     except Exception:  # an unlisted skill with no kept attribute: no odds to show
         return []
     penalty = penalty_dice(c, now_round=state.round, ruleset=ruleset)
@@ -389,7 +406,7 @@ def craft_info(c: Combatant, state: EncounterState, *, ruleset: RuleSet) -> dict
         limits.append(f"controls ionized −{d.controls_ionized}D")
     if d.dead_controls:
         limits.append("dead controls")
-    limits += list(d.weapon_damage)
+    limits += [WEAPON_RESULTS.get(w, (w.replace("_", " "),))[0] for w in d.weapon_damage]
     pilot = part.holder("pilot") or (c.id if not part.crewed else None)
     return {
         "damage": words.get(d.damage, d.damage),
@@ -420,7 +437,23 @@ def craft_info(c: Combatant, state: EncounterState, *, ruleset: RuleSet) -> dict
 def _station_words(station: str) -> str:
     """``gunner:0`` as the page says it: "gunner, gun 1"."""
     head, _, index = station.partition(":")
-    return f"gunner, gun {int(index) + 1}" if head == "gunner" and index.isdigit() else station
+    return f"gunner, gun {int(index) + 1}" if head == "gunner" and index.isdecimal() else station
+
+
+def aboard_text(c: Combatant, state: EncounterState) -> str:
+    """Where a character serves: "Aboard Stellar Envoy: pilot, gunner, gun 2 (Rear laser)"."""
+    ship = aboard(state, c)
+    if ship is None or ship.craft is None or ship.id == c.id:
+        return ""
+    part = ship.craft
+    said = []
+    for station in part.stations_of(c.id):
+        words = _station_words(station)
+        head, _, index = station.partition(":")
+        if head == "gunner" and index.isdecimal() and int(index) < len(part.guns):
+            words += f" ({part.guns[int(index)].name})"
+        said.append(words)
+    return f"Aboard {ship.name}: {', '.join(said)}" if said else ""
 
 
 def guns_for(c: Combatant, state: EncounterState) -> list[dict[str, Any]]:
@@ -434,5 +467,5 @@ def guns_for(c: Combatant, state: EncounterState) -> list[dict[str, Any]]:
     for i, g in enumerate(part.guns):
         gunner = part.gunner_of(i)
         if gunner == c.id or (gunner is None and c.id in (part.holder("pilot"), ship.id)):
-            out.append({"index": i, "label": f"{ship.name}: {g.name} ({g.arc_text})"})
+            out.append({"index": i, "name": g.name, "label": f"{g.name} ({g.arc_text})"})
     return out

@@ -9,7 +9,6 @@ raised nothing was changed."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -17,14 +16,15 @@ from django.db import transaction
 
 from campaigns.models import Campaign
 from characters.craft_models import Craft
-from characters.models import Character, Item
+from characters.models import Character, DiceRoll, Item
 from characters.services import LedgerError, change_balance
 from encounters.combatants import character_id_of
 from encounters.models import Encounter, Step
+from encounters.step_json import has_nul, parse_step
 from encounters.steps import EVERYONE, may_skip_ahead, spends, touched
 from rules.combat import RangeBand, range_difficulty
 from rules.craft import CraftState
-from rules.dice import DiceSource, FixedDice
+from rules.dice import DiceSource, FixedDice, SystemDice
 from rules.encounter import (
     EncounterError,
     EncounterState,
@@ -35,6 +35,8 @@ from rules.encounter import (
     recorded_dice,
     replay,
 )
+from rules.equipment import gear_must_roll, gear_survives
+from rules.equipment.repairs import HOUSE_SEVERE_WOUND_DICE
 from rules.errors import RulesError
 from rules.injuries import expire_stuns
 
@@ -127,23 +129,6 @@ def _locked(
     return encounter
 
 
-def _parse(command_json: str | bytes | dict[str, Any]) -> Any:
-    """The step as JSON data: a dict as it is, or JSON text parsed (bad JSON is refused)."""
-    if isinstance(command_json, bytes | bytearray):
-        try:
-            command_json = command_json.decode("utf-8")
-        except UnicodeDecodeError:
-            raise EncounterError("the step is not UTF-8 text") from None
-    if isinstance(command_json, str):
-        if len(command_json) > MAX_COMMAND_CHARS:
-            raise EncounterError(f"the step is longer than {MAX_COMMAND_CHARS} characters")
-        try:
-            return json.loads(command_json)
-        except (ValueError, RecursionError) as exc:
-            raise EncounterError(f"the step is not valid JSON ({exc})") from None
-    return command_json
-
-
 Check = Callable[[dict[str, Any], EncounterState], str | None]
 """Asked inside the lock with the step's JSON and the state it is taken on: a reason to refuse
 it (a player acting for someone else's combatant), or None."""
@@ -163,19 +148,6 @@ def _charge(state: EncounterState, data: dict[str, Any], actor: Any, *, sign: in
         except LedgerError as exc:
             name = state.combatant(spend.combatant).name
             raise EncounterError(f"{name}: {exc}") from None
-
-
-def _has_nul(data: Any, depth: int = 0) -> bool:
-    """Whether any text in the step holds a NUL character (PostgreSQL's jsonb refuses it)."""
-    if isinstance(data, str):
-        return "\x00" in data
-    if depth > 20:
-        return False
-    if isinstance(data, dict):
-        return any(_has_nul(k, depth + 1) or _has_nul(v, depth + 1) for k, v in data.items())
-    if isinstance(data, list | tuple):
-        return any(_has_nul(v, depth + 1) for v in data)
-    return False
 
 
 def _standard_difficulty(data: Any, encounter: Encounter, state: EncounterState) -> Any:
@@ -212,8 +184,8 @@ def apply_step(
     spends from the sheets (the ledger), store the step with its events and the new state,
     version + 1. A refusal (``RulesError``) rolls everything back and is raised with its
     reason."""
-    parsed = _parse(command_json)
-    if _has_nul(parsed):
+    parsed = parse_step(command_json, error=EncounterError, max_chars=MAX_COMMAND_CHARS)
+    if has_nul(parsed):
         raise EncounterError("a step's text cannot contain NUL characters")
     asked = command_from_json(parsed)
     with transaction.atomic():
@@ -298,12 +270,13 @@ def undo_last_step(encounter_id: int, *, expected_version: int, actor: Any) -> E
 
 
 def end_encounter(
-    encounter_id: int, *, expected_version: int, actor: Any
+    encounter_id: int, *, expected_version: int, actor: Any, rng: DiceSource | None = None
 ) -> tuple[Encounter, list[Event]]:
     """End the fight: the ``end_encounter`` step, stored like any other (later steps are
     refused), and the aftermath in the same transaction: each character's wounds and the stuns
-    still in force go to his sheet, and the medpacs used on first aid come off the healer's
-    gear."""
+    still in force go to his sheet, the medpacs used on first aid come off the healer's gear,
+    and [HOUSE] the weapons of a character a blast wounded −3D in one hit roll their Body
+    (``rng``; :func:`_blasted_gear`)."""
     with transaction.atomic():
         encounter, events = apply_step(
             encounter_id,
@@ -313,7 +286,53 @@ def end_encounter(
             rng=FixedDice([]),
         )
         _aftermath(encounter)
+        _blasted_gear(encounter, actor=actor, rng=rng or SystemDice())
     return encounter, events
+
+
+def _blasted_gear(encounter: Encounter, *, actor: Any, rng: DiceSource) -> None:
+    """[HOUSE] (droids-and-equipment.md §8, E35): a character wounded −3D in one hit (the House
+    mortally wounded) by an area blast has all his equipment roll Body against the damage.
+    Weapons roll 2D (the campaign's default weapon Strength) unless noted; other gear has no
+    Body on the sheet, so only weapons roll (the GM rules on the rest). Each roll is stored in
+    the dice log; a weapon that fails is destroyed (one fewer carried, noted on the item).
+    Character Points to save an item are a player's choice this page does not offer yet."""
+    ruleset = encounter.ruleset
+    if not gear_must_roll(HOUSE_SEVERE_WOUND_DICE, ruleset=ruleset, area_effect=True):
+        return
+    hits: list[tuple[int, int]] = []
+    for step in encounter.steps.filter(command__type="detonate").order_by("number"):
+        for event in step.events:
+            numbers = event.get("numbers") or {}
+            if event.get("kind") != "damage" or numbers.get("result") != "mortally_wounded":
+                continue
+            pk = character_id_of(str(event.get("combatant", "")))
+            if pk is not None:
+                hits.append((pk, int(numbers.get("damage_total") or 0)))
+    for pk, damage in hits:
+        weapons = Item.objects.select_for_update().filter(
+            character_id=pk,
+            character__campaign_id=encounter.campaign_id,
+            kind=Item.Kind.WEAPON,
+            quantity__gt=0,
+        )
+        for item in weapons:
+            check = gear_survives(damage, None, ruleset=ruleset, rng=rng, weapon=True)
+            DiceRoll.objects.create(
+                campaign_id=encounter.campaign_id,
+                character_id=pk,
+                actor=actor,
+                label=f"{item.name}: Body against the blast's {damage}"[:120],
+                code=str(check.roll.code),
+                pool=str(check.roll.pool),
+                dice={**check.roll.to_json(), "item": item.pk, "encounter": encounter.pk},
+                total=check.roll.total,
+                difficulty=damage,
+            )
+            if not check.survived:
+                item.quantity -= 1
+                item.notes = f"{item.notes} · one destroyed in {encounter.name}".strip(" ·")[:200]
+                item.save(update_fields=["quantity", "notes"])
 
 
 def _aftermath(encounter: Encounter) -> None:

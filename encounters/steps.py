@@ -71,8 +71,13 @@ def _number(raw: str, name: str, optional: bool) -> int | None:
         if optional:
             return None
         raise EncounterError(f"{name.replace('_', ' ')}: give a whole number")
-    if not raw.lstrip("-").isdigit() or len(raw) > 6:
+    digits = raw.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
         raise EncounterError(f"{name.replace('_', ' ')}: {raw[:20]!r} is not a whole number")
+    if len(digits) > 6:  # a whole number, but far out of range
+        raise EncounterError(
+            f"{name.replace('_', ' ')}: {raw[:20]!r} is not a whole number from 0 to {MAX_NUMBER}"
+        )
     value = int(raw)
     if not 0 <= value <= MAX_NUMBER:
         raise EncounterError(f"{name.replace('_', ' ')} is between 0 and {MAX_NUMBER}")
@@ -157,7 +162,7 @@ def _override_value(raw: str) -> int | str | bool:
         return True
     if text in ("false", "no", "off"):
         return False
-    if text.isdigit() and len(text) <= 6:
+    if text.isascii() and text.isdigit() and len(text) <= 6:
         return int(text)
     return " ".join(raw.split())[:40]
 

@@ -128,11 +128,25 @@ def _context(
     npc_ids = {c.id for c in state.combatants if c.npc}
     args = [membership.campaign_id, encounter.pk]
     urls = {name: reverse(f"encounters:{name}", args=args) for name in _URL_NAMES}
-    mine = [state.combatant(cid) for cid in sorted(own) if only is None or cid in only]
+    # A player's card follows his craft too: an attack on it is his to dodge, or his gun's.
+    aboard_touched = {
+        who
+        for c in state.combatants
+        if c.craft is not None and only is not None and c.id in only
+        for _station, who in c.craft.crew
+    }
+    mine = [
+        state.combatant(cid)
+        for cid in sorted(own)
+        if only is None or cid in only or cid in aboard_touched
+    ]
     due = next_to_act(state) if state.phase == "round" else None
     you = []
     for c in mine:
-        odds = present.attack_odds(c, state=state, ruleset=ruleset)
+        guns = present.guns_for(c, state)
+        odds = present.attack_odds(
+            c, state=state, ruleset=ruleset, gun=guns[0]["index"] if guns else None
+        )
         dodge = None
         dodge_skill, under_attack = "dodge", None
         if state.pending is not None:
@@ -159,7 +173,8 @@ def _context(
                 "craft_name": under_attack.name
                 if under_attack is not None and under_attack.craft
                 else "",
-                "guns": present.guns_for(c, state),
+                "guns": guns,
+                "aboard": present.aboard_text(c, state),
                 "targets": [t for t in state.combatants if t.side != c.side and not t.out_of_fight],
                 "due": due is not None and due[0] == c.id,
                 "force_point_active": force_point_active(c, state.round),
@@ -181,6 +196,12 @@ def _context(
         "you": you,
         "log": present.log_entries(recent, gm=gm, npc_ids=npc_ids),
         "fighters": [c for c in state.combatants if not c.out_of_fight],
+        # A crewed craft has no turn of its own: its gunners fire its guns.
+        "attackers": [
+            c
+            for c in state.combatants
+            if not c.out_of_fight and (c.craft is None or not c.craft.crewed)
+        ],
         "craft_rows": [c for c in state.combatants if c.craft is not None and not c.out_of_fight],
         "arcs": ("front", "left", "right", "back"),
         "gun_choices": _gun_choices(state),
@@ -226,14 +247,21 @@ def _context(
 def _gun_choices(state: EncounterState) -> list[dict[str, Any]]:
     """The GM's weapon choice on the attack form: gun N of the attacker's craft (its names on
     each craft in the fight)."""
-    by_index: dict[int, list[str]] = {}
+    by_index: dict[int, dict[str, list[str]]] = {}
     for c in state.combatants:
         if c.craft is not None and not c.out_of_fight:
             for i, g in enumerate(c.craft.guns):
-                by_index.setdefault(i, []).append(f"{c.name} {g.name}")
+                by_index.setdefault(i, {}).setdefault(g.name, []).append(c.name)
     return [
-        {"index": i, "number": i + 1, "label": " · ".join(names[:6])}
-        for i, names in sorted(by_index.items())
+        {
+            "index": i,
+            "number": i + 1,
+            "label": " · ".join(
+                f"{gun} ({', '.join(names[:4])}{', …' if len(names) > 4 else ''})"
+                for gun, names in list(guns.items())[:6]
+            ),
+        }
+        for i, guns in sorted(by_index.items())
     ]
 
 
@@ -275,7 +303,7 @@ def page(request, campaign_id, encounter_id):
 # --- steps --------------------------------------------------------------------------------------
 def _seen(request) -> int | None:
     raw = request.POST.get("seen") or request.POST.get("version") or ""
-    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
 
 
 def _pieces(request, membership, encounter, since, *, message="", error=False, status=200):
@@ -408,7 +436,7 @@ def live(request, campaign_id, encounter_id):
         return response
     membership = membership_or_404(request.user, campaign_id)
     encounter = _encounter(membership, encounter_id)
-    since = int(raw) if raw.isdigit() and len(raw) < 10 else -1
+    since = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1
     context = {**_context(membership, encounter, since=since), "poll": True}
     response = render(request, "encounters/pieces.html", context)
     response["Cache-Control"] = "no-store, private"
@@ -509,6 +537,7 @@ def add(request, campaign_id, encounter_id):
         "people_form": people_form,
         "craft_form": craft_form,
         "has_craft": fleet.exists(),
+        "craft_in_fight": bool(craft_in),
         "blocks": blocks,
         "has_characters": characters.exists(),
     }

@@ -383,6 +383,15 @@ ROWS: list[Row] = [
     # A craft's travel and movement (issue 18): everyone reads it; the pilot's movement roll
     # and a navigator's astrogation by that character's player or the GM (another player: 403).
     Row("characters:craft_travel", args=("campaign", "craft")),
+    # A long run's body strength rolls (V25): the GM's.
+    Row(
+        "characters:craft_long_run",
+        "post",
+        args=("campaign", "craft"),
+        player=403,
+        gm=302,
+        data={"speed": "all_out", "minutes": 10},
+    ),
     Row(
         "characters:craft_travel_move",
         "post",

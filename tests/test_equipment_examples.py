@@ -224,3 +224,99 @@ def test_e18_an_item_of_availability_r_at_1000_shows_a_licence_and_a_background_
 def test_an_availability_code_without_a_fee_rule_shows_no_fee(client):
     page = _library_page(client, [("Thermal detonator", "X")])
     assert "Permit fee" not in page and "Licence" not in page
+
+
+def test_e35_through_the_encounter_a_blast_wound_of_3d_costs_a_blaster_that_fails_its_body():
+    """E35 [HOUSE], through the fight's steps and its end: a grenade mortally wounds Kira (the
+    House −3D wound in one hit); ending the encounter rolls her blaster's Body (2D) against the
+    damage: 3 against 18, destroyed; her medpac (no Body on the sheet) does not roll."""
+    from characters.models import DiceRoll, Item
+    from characters.tests.factories import CharacterFactory
+    from encounters.combatants import combatant_for_character
+    from encounters.services import end_encounter
+    from rules.combat import ActionCount
+    from rules.encounter import Detonate, EncounterState, Throw
+
+    campaign = CampaignFactory()
+    campaign.set_ruleset(RuleSet.preset("house"))
+    campaign.save()
+    kira = CharacterFactory(campaign=campaign, name="Kira", strength=DieCode(2))
+    Item.objects.create(
+        character=kira, kind=Item.Kind.WEAPON, name="Blaster pistol", damage=DieCode(4)
+    )
+    Item.objects.create(character=kira, kind=Item.Kind.GEAR, name="Medpac")
+    pc = combatant_for_character(kira, side="rebels", ruleset=campaign.ruleset)
+    tk = trooper("tk1")
+    state = EncounterState(
+        combatants=(tk.replace(actions=ActionCount(1)), pc.replace(actions=ActionCount(1))),
+        phase="round",
+        side_order=("empire", "rebels"),
+        order=(tk.id, pc.id),
+        initiative_winner="empire",
+    )
+    encounter = start_encounter(campaign, "Grenade", campaign.created_by, state=state)
+    gm = campaign.created_by
+    apply_step(
+        encounter.pk,
+        Throw("tk1", "6D", "0-2", difficulty=5).to_json(),
+        expected_version=0,
+        actor=gm,
+        rng=FixedDice([4, 4, 4]),
+    )
+    _, events = apply_step(
+        encounter.pk,
+        Detonate(((pc.id, 0),)).to_json(),
+        expected_version=1,
+        actor=gm,
+        rng=FixedDice([3] * 6 + [1, 2]),
+    )
+    hurt = next(e for e in events if e.kind == "damage")
+    assert (hurt.number("result"), hurt.number("damage_total")) == ("mortally_wounded", 18)
+    end_encounter(encounter.pk, expected_version=2, actor=gm, rng=FixedDice([1, 2]))
+    blaster = Item.objects.get(character=kira, name="Blaster pistol")
+    assert blaster.quantity == 0 and "destroyed in Grenade" in blaster.notes
+    assert Item.objects.get(character=kira, name="Medpac").quantity == 1
+    rolled = DiceRoll.objects.get(character=kira)
+    assert (rolled.code, rolled.total, rolled.difficulty) == ("2D", 3, 18)
+
+
+def test_e35_outside_the_house_rules_a_blast_costs_no_gear():
+    from characters.models import DiceRoll, Item
+    from characters.tests.factories import CharacterFactory
+    from encounters.combatants import combatant_for_character
+    from encounters.services import end_encounter
+    from rules.combat import ActionCount
+    from rules.encounter import Detonate, EncounterState, Throw
+
+    campaign = CampaignFactory()
+    kira = CharacterFactory(campaign=campaign, name="Kira", strength=DieCode(2))
+    Item.objects.create(
+        character=kira, kind=Item.Kind.WEAPON, name="Blaster pistol", damage=DieCode(4)
+    )
+    pc = combatant_for_character(kira, side="rebels", ruleset=campaign.ruleset)
+    tk = trooper("tk1")
+    state = EncounterState(
+        combatants=(tk.replace(actions=ActionCount(1)), pc.replace(actions=ActionCount(1))),
+        phase="round",
+        side_order=("empire", "rebels"),
+        order=(tk.id, pc.id),
+    )
+    encounter = start_encounter(campaign, "Grenade", campaign.created_by, state=state)
+    gm = campaign.created_by
+    apply_step(
+        encounter.pk,
+        Throw("tk1", "6D", "0-2", difficulty=5).to_json(),
+        expected_version=0,
+        actor=gm,
+        rng=FixedDice([4, 4, 4]),
+    )
+    apply_step(
+        encounter.pk,
+        Detonate(((pc.id, 0),)).to_json(),
+        expected_version=1,
+        actor=gm,
+        rng=FixedDice([3] * 6 + [1, 2]),
+    )
+    end_encounter(encounter.pk, expected_version=2, actor=gm, rng=FixedDice([1, 2]))
+    assert Item.objects.get(character=kira).quantity == 1
+    assert not DiceRoll.objects.filter(character=kira).exists()

@@ -226,6 +226,7 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:craft_quote": _quote_names(CraftQuoteForm, weapons=()),
         "characters:craft_travel": _travel_names(),
         "characters:craft_travel_move": _travel_names("move"),
+        "characters:craft_long_run": ["speed", "minutes"],
         "characters:craft_travel_astrogate": _travel_names("astro"),
         "encounters:list": ["name"],
         "encounters:step": _step_names(),

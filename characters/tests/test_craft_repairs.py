@@ -373,3 +373,79 @@ def test_another_player_cannot_roll_the_repair_from_the_sheet(client, crew):
     url = reverse("characters:craft_repair_resolve", args=[ship.campaign.pk, ship.pk, repair.pk])
     assert client.post(url, {}).status_code == 403
     assert RepairRequest.objects.get().status == "open"
+
+
+def test_e29_a_rushed_hyperdrive_repair_takes_half_the_hour_and_rolls_half_the_skill(crew):
+    """E29: Danik, starship repair 6D, a Moderate repair of an hour, rushed: half an hour at
+    3D (here space transports repair 6D on the hyperdrive)."""
+    ship, han = crew
+    han.skills.filter(name="space transports repair").update(code=DieCode(6))
+    _damage(ship, hyperdrive="damaged")
+    repair = request_repair(_gm(ship.campaign), ship, "hyperdrive", payer=None, gm_cost=0)
+    assert (repair.difficulty, repair.minutes) == ("Moderate", 60)
+    done = resolve_repair(_member(han), repair, pace="rushed", rng=FixedDice([4, 4, 4]))
+    roll = done.roll
+    assert roll.code == "3D" and roll.total == 12
+    assert (roll.dice["pace"], roll.dice["minutes"]) == ("rushed", 30)
+    assert roll.label.endswith("(rushed)")
+
+
+def test_a_prepared_repair_is_refused_under_the_rules_companion(crew):
+    ship, han = crew
+    _campaign_rules(ship, RuleSet.preset("rc"))
+    _damage(ship, maneuverability_lost=1)
+    repair = request_repair(_member(han), ship, "maneuverability", payer=han)
+    with pytest.raises(CraftRefused, match="repairs cannot be prepared for"):
+        resolve_repair(_member(han), repair, pace="prepared", rng=FixedDice([4] * 6))
+    assert RepairRequest.objects.get(pk=repair.pk).status == RepairRequest.Status.OPEN
+
+
+def test_e34_five_at_3d_under_time_pressure_three_may_combine_for_3d_plus_6(crew):
+    """E34 [RC]: Erisson and four companions (repair 3D each) on one repair: at most 3 may
+    combine (the highest skill's dice); with two helpers the engineer rolls 3D + 2 × 3 pips."""
+    ship, han = crew
+    _campaign_rules(ship, RuleSet.preset("rc"))
+    han.skills.filter(name="space transports repair").update(code=DieCode(3))
+    friends = [CharacterFactory(campaign=ship.campaign, name=f"Friend {n}") for n in range(4)]
+    for friend in friends:
+        SkillFactory(
+            character=friend, name="space transports repair", attribute="technical", code="3D"
+        )
+    _damage(ship, maneuverability_lost=1)
+    repair = request_repair(_member(han), ship, "maneuverability", payer=han)
+    with pytest.raises(CraftRefused, match="at most 3 may combine on this work"):
+        resolve_repair(_gm(ship.campaign), repair, helpers=friends, rng=FixedDice([4] * 9))
+    assert RepairRequest.objects.get(pk=repair.pk).status == RepairRequest.Status.OPEN
+    done = resolve_repair(_gm(ship.campaign), repair, helpers=friends[:2], rng=FixedDice([4] * 3))
+    assert done.roll.code == "3D+6" and done.roll.total == 18
+
+
+def test_second_edition_combined_repairs_need_a_command_roll(crew):
+    ship, han = crew
+    helper = CharacterFactory(campaign=ship.campaign, name="Helper")
+    _damage(ship, maneuverability_lost=1)
+    repair = request_repair(_member(han), ship, "maneuverability", payer=han)
+    with pytest.raises(CraftRefused, match="needs a command roll"):
+        resolve_repair(_gm(ship.campaign), repair, helpers=[helper], rng=FixedDice([4] * 9))
+
+
+def test_e34_the_crew_helps_from_the_sheet_and_e29_the_work_is_rushed(client, crew, monkeypatch):
+    from characters import craft_views
+
+    ship, han = crew
+    _campaign_rules(ship, RuleSet.preset("rc"))
+    han.skills.filter(name="space transports repair").update(code=DieCode(3))
+    pilot = CharacterFactory(campaign=ship.campaign, name="Pilot")
+    SkillFactory(character=pilot, name="space transports repair", attribute="technical", code="3D")
+    crew_station(_gm(ship.campaign), ship.stations.get(role="pilot"), pilot)
+    repair = _open(ship, han, maneuverability_lost=1)
+    client.force_login(ship.campaign.created_by)
+    page = client.get(ship.get_absolute_url()).content.decode()
+    assert f'name="helpers" value="{pilot.pk}"' in page
+    assert 'value="prepared"' not in page  # the Rules Companion forbids preparing for repairs
+    monkeypatch.setattr(craft_views, "dice", lambda: FixedDice([4] * 3))
+    url = reverse("characters:craft_repair_resolve", args=[ship.campaign.pk, ship.pk, repair.pk])
+    client.post(url, {"difficulty": "", "pace": "rushed", "helpers": [str(pilot.pk)]})
+    roll = RepairRequest.objects.get(pk=repair.pk).roll
+    assert roll.code == "2D"  # 3D + 1 helper's 3 pips = 3D+3 (12 pips), rushed: halved
+    assert roll.dice["helpers"] == [pilot.pk]

@@ -553,3 +553,151 @@ def test_the_gm_moves_the_freighter_through_difficult_terrain_from_the_page(
     assert "Stellar Envoy moves at high speed (Han rolls 24 against 15): made it" in (
         response.content.decode()
     )
+
+
+@pytest.mark.parametrize("preset, bonus", [(None, 6), ("house", 8)], ids=["UPG", "HOUSE"])
+def test_v31_a_character_firing_at_a_starfighter_adds_the_adjusted_modifier(hangar, preset, bonus):
+    """V31: a character fires at a starfighter: +6D to hit ([HOUSE] +8D)."""
+    from rules.encounter import (
+        AddCombatant,
+        Attack,
+        ChooseOrder,
+        DeclareActions,
+        EncounterState,
+        ResolveAttack,
+    )
+    from rules.encounter.parts import Weapon
+    from rules.ruleset import RuleSet
+    from rules.tests.test_encounter_craft import TIE as FIGHTER
+    from rules.tests.test_encounter_craft import person
+
+    luke = person("luke", "rebels", blaster="4D").replace(
+        weapon=Weapon("blaster pistol", "4D", "blaster", "ranged")
+    )
+    ruleset = RuleSet.preset(preset) if preset else RuleSet()
+    state = EncounterState(phase="order", initiative_winner="rebels")
+    steps = [(AddCombatant(c), []) for c in (luke, FIGHTER)]
+    steps += [(ChooseOrder("rebels", first=True), [])]
+    steps += [(DeclareActions(c, 1), []) for c in ("luke", "craft-2")]
+    steps += [(Attack("luke", "craft-2", difficulty=10), []), (ResolveAttack(), [2] * 60)]
+    encounter, _ = _service_fight(hangar[0], ruleset, state, steps)
+    step = encounter.steps.order_by("-number").first()
+    attack = next(e for e in step.events if e["kind"] == "attack")
+    rolled = attack["rolls"][0][1]
+    assert len(rolled["normal"]) + len(rolled["wild"]) == 4 + bonus
+
+
+def test_v32_through_the_step_service(hangar):
+    from rules.encounter import (
+        AddCombatant,
+        Attack,
+        ChooseOrder,
+        DeclareActions,
+        EncounterState,
+        ResolveAttack,
+    )
+    from rules.encounter.craft import CraftGun, parse_arcs
+    from rules.ruleset import RuleSet
+    from rules.tests.test_encounter_craft import FREIGHTER as SHIP
+    from rules.tests.test_encounter_craft import GUNNER, PILOT
+    from rules.tests.test_encounter_craft import TIE as FIGHTER
+
+    torpedo = CraftGun("proton torpedoes", D("2D"), D("9D"), parse_arcs("front"), missile=True)
+    fighter = FIGHTER.replace(craft=FIGHTER.craft.replace(guns=(torpedo,)))
+    state = EncounterState(phase="order", initiative_winner="empire")
+    steps = [(AddCombatant(c), []) for c in (SHIP, PILOT, GUNNER, fighter)]
+    steps += [(ChooseOrder("empire", first=True), [])]
+    steps += [(DeclareActions(c, 1), []) for c in ("craft-2", "han", "chewie")]
+    attack = Attack("craft-2", "craft-1", difficulty=10, gun=0, speed_actions=3)
+    steps += [(attack, []), (ResolveAttack(), [4, 5, 6] + [1] * 40)]
+    _, events = _service_fight(hangar[0], RuleSet(), state, steps)
+    assert events["attack"]["missile_dice"] == 15 and events["attack"]["difficulty"] == 25
+
+
+# --- V6-V9: [RC] die caps between scales, through the step service ----------------------------
+def _capped_fight(hangar, shooter, target, faces):
+    from rules.encounter import (
+        AddCombatant,
+        Attack,
+        ChooseOrder,
+        DeclareActions,
+        EncounterState,
+        ResolveAttack,
+    )
+    from rules.ruleset import RuleSet
+
+    ruleset = RuleSet(scale_mode="rc_die_caps", wild_die=False)
+    state = EncounterState(phase="order", initiative_winner="a")
+    steps = [(AddCombatant(c), []) for c in (shooter, target)]
+    steps += [(ChooseOrder("a", first=True), [])]
+    steps += [(DeclareActions(shooter.id, 1), [])]
+    gun = 0 if shooter.craft is not None else None
+    steps += [(Attack(shooter.id, target.id, difficulty=3, gun=gun), []), (ResolveAttack(), faces)]
+    _, events = _service_fight(hangar[0], ruleset, state, steps)
+    return events
+
+
+def _bounty_hunter():
+    from rules.encounter.parts import Weapon
+    from rules.tests.test_encounter_craft import person
+
+    hunter = person("boba", "a", blaster="4D").replace(
+        weapon=Weapon("blaster", "4D", "blaster", "ranged")
+    )
+    return hunter.replace(side="a", strength=D("4D"))
+
+
+def _craft(scale, side, name):
+    from rules.encounter import Combatant
+    from rules.encounter.craft import CraftGun, CraftPart, parse_arcs
+
+    return Combatant(
+        id=f"craft-{name}",
+        name=name,
+        side=side,
+        perception=D("2D"),
+        dexterity=D("2D"),
+        strength=D("0D"),
+        scale=scale,
+        npc=True,
+        craft=CraftPart(
+            kind="vehicle" if scale == Scale.SPEEDER else "starship",
+            piloting="repulsorlift operation",
+            gunnery="vehicle blasters",
+            shields_skill="starship shields",
+            maneuverability=D("1D"),
+            hull=D("4D"),
+            guns=(CraftGun("blaster cannon", D("2D"), D("4D"), parse_arcs(None)),),
+            crew_code=D("2D"),
+        ),
+    )
+
+
+def test_v7_a_bounty_hunter_shooting_a_speeder_keeps_every_die(hangar):
+    events = _capped_fight(
+        hangar, _bounty_hunter(), _craft(Scale.SPEEDER, "b", "speeder"), [6, 6, 6, 6] + [1] * 20
+    )
+    assert events["attack"]["attack_total"] == 24  # cap 6: the 6s count
+
+
+def test_v8_the_speeders_crew_shooting_the_bounty_hunter_drops_the_6s(hangar):
+    hunter = _bounty_hunter().replace(side="b")
+    events = _capped_fight(
+        hangar, _craft(Scale.SPEEDER, "a", "speeder"), hunter, [5, 2, 3, 6] + [1] * 20
+    )
+    assert events["attack"]["attack_total"] == 10  # cap 5: the 6 is dropped
+
+
+def test_v9_the_bounty_hunter_resists_a_speeder_weapon_with_a_cap_of_3(hangar):
+    hunter = _bounty_hunter().replace(side="b")
+    faces = [5, 5, 5, 5, 1, 1, 1, 1, 6, 3, 2, 1]  # hit; damage 4D = 4; Strength 4D
+    events = _capped_fight(hangar, _craft(Scale.SPEEDER, "a", "speeder"), hunter, faces)
+    assert events["damage"]["strength_total"] == 6  # cap 3: the 6 is dropped (3 + 2 + 1)
+
+
+def test_v6_a_starfighter_gun_at_a_character_counts_only_dice_of_3_or_less(hangar):
+    hunter = _bounty_hunter().replace(side="b")
+    events = _capped_fight(
+        hangar, _craft(Scale.STARFIGHTER, "a", "fighter"), hunter, [5, 2, 3, 6] + [1] * 20
+    )
+    assert events["attack"]["attack_total"] == 5  # V6: 5, 2, 3, 6 with cap 3: 2 + 3

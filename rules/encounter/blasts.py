@@ -54,7 +54,7 @@ def parse_blast(radius: str, damage: str) -> tuple[tuple[int, DieCode], ...]:
         )
     radii = []
     for part in radii_parts:
-        if not part.isdigit() or len(part) > 4 or int(part) < 1:
+        if not part.isdecimal() or len(part) > 4 or int(part) < 1:
             raise EncounterError(f"a blast radius is whole metres, 1 or more; not {part[:20]!r}")
         radii.append(int(part))
     if radii != sorted(set(radii)):

@@ -370,9 +370,12 @@ class Attack(_Simple):
     shots: int | None = None
     gun: int | None = None
     """A gun of the attacker's craft (its place in its guns): :mod:`rules.encounter.craft`."""
+    speed_actions: int = 0
+    """[RC §8.7] The speed actions the target ship is taking: a missile's difficulty +1D each."""
     type: ClassVar[str] = "attack"
     added: ClassVar[tuple[str, ...]] = (
         "gun",
+        "speed_actions",
         "others",
         "supporters",
         "to_attack",
@@ -409,6 +412,9 @@ class Attack(_Simple):
             _whole(self.shots, "the shots fired", 1)
         if self.gun is not None:
             _whole(self.gun, "a gun number")
+        _whole(self.speed_actions, "the target's speed actions")
+        if self.speed_actions and self.gun is None:
+            raise EncounterError("the target's speed actions count against a craft's missiles")
 
 
 @dataclass(frozen=True, slots=True)

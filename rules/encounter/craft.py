@@ -296,7 +296,7 @@ def _station_ok(station: object, guns: int) -> bool:
     if station in STATIONS:
         return True
     head, _, index = station.partition(":")
-    return head == "gunner" and index.isdigit() and int(index) < guns
+    return head == "gunner" and index.isdecimal() and int(index) < guns
 
 
 def craft_part_from_stats(

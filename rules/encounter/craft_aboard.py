@@ -93,11 +93,21 @@ def craft_stats(c: Combatant) -> CraftStats:
 
 
 # --- the GM's arcs and shields --------------------------------------------------------------
+#: The 1D table results that put every gun aboard out of action (the damage tables' codes).
+_ALL_WEAPONS_OUT = {
+    "all_disabled": "all disabled",
+    "all_severely_damaged": "all severely damaged",
+    "all_destroyed": "all destroyed",
+}
+
+
 def set_arc(state: EncounterState, craft: str, other: str, arc: str) -> EncounterState:
     c = state.combatant(craft)
     if c.craft is None:
         raise EncounterError(f"{c.name} is no vehicle or starship")
-    state.combatant(other)
+    placed = aboard(state, state.combatant(other))
+    if other == craft or (placed is not None and placed.id == craft):
+        raise EncounterError(f"{c.name} has no arc for itself or its own crew")
     arcs = (*(p for p in c.craft.arcs if p[0] != other), (other, arc))
     return state.with_combatant(c.replace(craft=c.craft.replace(arcs=arcs)))
 
@@ -154,6 +164,11 @@ def gun_attack(
         )
     if part.damage.dead_controls or part.damage.destroyed:
         raise EncounterError(f"{craft_c.name} is dead in space: nothing aboard works this round")
+    out = [w for w in part.damage.weapon_damage if w in _ALL_WEAPONS_OUT]
+    if out:
+        raise EncounterError(
+            f"{craft_c.name}'s weapons are out ({_ALL_WEAPONS_OUT[out[0]]}) until repaired"
+        )
     return _kind(part), part.gunnery
 
 

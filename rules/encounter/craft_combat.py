@@ -5,52 +5,69 @@ Who acts for a craft and with which codes is :mod:`rules.encounter.craft_aboard`
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Literal
-
 from rules.combat import is_hit, reacted_difficulty
 from rules.craft import (
     DamageEffect,
     apply_damage,
     apply_damage_effect,
     craft_damage_result,
+    missile_difficulty_dice,
     shield_number,
     shielded_hit,
     tractor_beam,
 )
 from rules.dice import DiceSource, DieCode, Roll, roll
-from rules.difficulty import DifficultyError, number_range
-from rules.encounter.craft import Drive, Ram
 from rules.encounter.craft_aboard import (
     aboard,
     combined,
     craft_stats,
     crew_code,
-    dodge_skill,
     own_evasion,
-    reaction_code,
     shielding_penalty,
     standing_craft_reaction,
 )
-from rules.encounter.events import Event, Scalar
+from rules.encounter.events import Event, Scalar, plain_roll
 from rules.encounter.parts import PendingAttack, Weapon
 from rules.encounter.resolve import penalty_dice, roll_for
 from rules.encounter.state import Combatant, EncounterError, EncounterState
 from rules.errors import RulesError
 from rules.movement import (
-    MovementError,
     collision_damage,
-    movement_check,
-    ram_result,
-    speed_cap,
-    speed_info,
 )
 from rules.ruleset import RuleSet
 from rules.scale import Scale, apply_die_cap, scale_adjustment
 
-__all__ = ["drive", "ram", "resolve_craft_attack"]
+__all__ = ["resolve_craft_attack"]
 
 Numbers = tuple[tuple[str, Scalar], ...]
+_WEAPON_WORDS = {
+    "one_destroyed": "a weapon destroyed",
+    "one_lightly_damaged": "a weapon knocked out (lightly damaged)",
+    "arc_disabled": "the weapons of one type in one arc disabled",
+    "arc_destroyed": "the weapons of one type in one arc destroyed",
+    "all_disabled": "all weapons disabled",
+    "all_severely_damaged": "all weapons severely damaged but repairable",
+    "all_destroyed": "all weapons aboard destroyed",
+}
+
+
+class _Tape:
+    """A dice source keeping the faces it hands out: the damage table's 1D is drawn inside
+    :func:`rules.craft.apply_damage`, and every die must be in the events for a replay."""
+
+    def __init__(self, rng: DiceSource) -> None:
+        self.rng = rng
+        self.faces: list[int] = []
+
+    def d6(self) -> int:
+        face = self.rng.d6()
+        self.faces.append(face)
+        return face
+
+    def rolls(self, label: str) -> tuple[tuple[str, Roll], ...]:
+        return ((label, plain_roll(self.faces)),) if self.faces else ()
+
+
 _LEVEL_WORDS = {
     "none": "no effect",
     "lightly": "lightly damaged",
@@ -113,6 +130,12 @@ def resolve_craft_attack(
         attack_haste=attacker.haste,
     )
     craft_c = aboard(state, attacker) if p.gun is not None else None
+    missile_dice: tuple[tuple[str, Roll], ...] = ()
+    firing = craft_c.craft if craft_c is not None else None
+    if firing is not None and p.gun is not None and firing.guns[p.gun].missile and p.speed_actions:
+        faces = tuple(rng.d6() for _ in range(missile_difficulty_dice(p.speed_actions).dice))
+        missile_dice = (("missile difficulty dice", plain_roll(faces)),)
+        difficulty += sum(faces)  # [RC §8.7] +1D per speed action, rolled (V32)
     evading = own_evasion(state, craft_c) if craft_c is not None else None
     if evading is not None:  # [RC §8.3] the ship's own gunners add its full evasion roll
         difficulty += evading
@@ -157,6 +180,7 @@ def resolve_craft_attack(
         ("gun", gun.name if gun else None),
         ("own_evasion", evading),
         ("shields_total", shields_total),
+        ("missile_dice", sum(r.total for _, r in missile_dice) if missile_dice else None),
     )
     verdict = "hits" if hit else "misses"
     events = [
@@ -166,7 +190,7 @@ def resolve_craft_attack(
             f"{attacker.name} rolls {attack_total} against {difficulty} "
             f"and {verdict} {target.name}",
             numbers,
-            tuple(rolls),
+            (*missile_dice, *rolls),
         )
     ]
     state = state.replace(pending=None)
@@ -230,7 +254,7 @@ def _hit_craft(
         firer = craft_c
     else:
         weapon = attacker.weapon
-        if weapon is None or not weapon.damage[:1].isdigit():
+        if weapon is None or not weapon.damage[:1].isdecimal():
             raise EncounterError(f"{attacker.name}'s fists do nothing to {target.name}")
         damage = DieCode.parse(weapon.damage)
         firer = attacker
@@ -257,7 +281,8 @@ def _hit_craft(
             ion=ion,
         )
         before = part.damage
-        after = apply_damage(before, result, craft_stats(target), ruleset=ruleset, rng=rng)
+        tape = _Tape(rng)
+        after = apply_damage(before, result, craft_stats(target), ruleset=ruleset, rng=tape)
     except RulesError as exc:
         raise EncounterError(str(exc)) from None
     ionized = after.controls_ionized > before.controls_ionized or after.dead_controls
@@ -285,7 +310,8 @@ def _hit_craft(
     if table:
         text += f" ({table})"
     state = state.with_combatant(updated)
-    events = [Event("craft_damage", target.id, text, numbers, (("damage", dmg), ("hull", res)))]
+    rolled = (("damage", dmg), ("hull", res), *tape.rolls("damage table"))
+    events = [Event("craft_damage", target.id, text, numbers, rolled)]
     if after.destroyed and not before.destroyed:
         state, hurt = _crew_hurt(state, updated, ruleset=ruleset, rng=rng)
         events += hurt
@@ -366,7 +392,7 @@ def _table_text(before: object, after: object) -> str:
         said.append("dead controls")
     if after.hyperdrive != before.hyperdrive:
         said.append(f"hyperdrive {after.hyperdrive.replace('_', ' ')}")
-    said += list(after.weapon_damage[len(before.weapon_damage) :])
+    said += [_WEAPON_WORDS.get(w, w) for w in after.weapon_damage[len(before.weapon_damage) :]]
     said += list(after.events[len(before.events) :])
     return "; ".join(said)
 
@@ -405,171 +431,3 @@ def _crew_hurt(
         )
         events += new
     return state, events
-
-
-# --- ramming [UPG §4.4] -----------------------------------------------------------------------
-def _crash(
-    state: EncounterState, victim: Combatant, code: DieCode, *, ruleset: RuleSet, rng: DiceSource
-) -> tuple[EncounterState, list[Event]]:
-    """A craft takes ``code`` (a collision's damage at its own scale) against its hull."""
-    part = victim.craft
-    assert part is not None
-    dmg = roll(code, ruleset=ruleset, rng=rng)
-    hull_code = part.code("hull", ruleset=ruleset)
-    hull = roll(hull_code, ruleset=ruleset, rng=rng)
-    try:
-        result = craft_damage_result(dmg.total, hull.total, ruleset=ruleset)
-        after = apply_damage(part.damage, result, craft_stats(victim), ruleset=ruleset, rng=rng)
-    except RulesError as exc:
-        raise EncounterError(str(exc)) from None
-    updated = victim.replace(craft=part.replace(damage=after))
-    if after.destroyed:
-        updated = updated.replace(knocked_out=True, lost_actions=True)
-    said = _LEVEL_WORDS.get(result.level, result.level)
-    table = _table_text(part.damage, after)
-    text = f"{victim.name} takes {dmg.total} collision damage against hull {hull.total}: {said}"
-    text += f" ({table})" if table else ""
-    numbers: Numbers = (
-        ("damage_code", str(code)),
-        ("damage_total", dmg.total),
-        ("hull_code", str(hull_code)),
-        ("hull_total", hull.total),
-        ("result", result.level),
-        ("craft_damage", after.damage),
-        ("effect", table),
-    )
-    state = state.with_combatant(updated)
-    events = [Event("craft_damage", victim.id, text, numbers, (("damage", dmg), ("hull", hull)))]
-    if after.destroyed and not part.damage.destroyed:
-        state, hurt = _crew_hurt(state, updated, ruleset=ruleset, rng=rng)
-        events += hurt
-    return state, events
-
-
-def ram(
-    state: EncounterState, pilot: Combatant, cmd: Ram, *, ruleset: RuleSet, rng: DiceSource
-) -> tuple[EncounterState, list[Event]]:
-    """The pilot (his action already spent) rolls piloting plus maneuverability against the
-    movement difficulty + 10 (:func:`rules.movement.ram_result`): rammed, both craft take the
-    vehicle collision damage of the rammer's speed (MV-26's reading) against their hulls; in
-    between he crosses safely and the ram fails; below the difficulty it is a movement failure
-    the GM reads on the movement failure table."""
-    state = state.with_combatant(pilot)
-    ship = aboard(state, pilot)
-    if ship is None or ship.craft is None or pilot.id not in (ship.craft.holder("pilot"), ship.id):
-        raise EncounterError(f"{pilot.name} flies no craft to ram with")
-    target = state.combatant(cmd.target)
-    if target.craft is None:
-        raise EncounterError("a ram hits a vehicle or starship; run a person down with an attack")
-    if target.id == ship.id:
-        raise EncounterError(f"{ship.name} cannot ram itself")
-    speed: str | int = cmd.speed
-    if ruleset.collision_table == "rc":
-        if not cmd.speed.isdigit():
-            raise EncounterError(
-                "Rules Companion collisions are read by speed actions: give a number"
-            )
-        speed = int(cmd.speed)
-    try:
-        code = collision_damage(speed, ruleset=ruleset, mover="vehicle")
-    except RulesError as exc:
-        raise EncounterError(str(exc)) from None
-    piloting = reaction_code(state, pilot, dodge_skill(ship.craft), ruleset=ruleset)
-    penalty = penalty_dice(pilot, now_round=state.round, ruleset=ruleset)
-    total, rolls, _ = roll_for(
-        pilot, piloting, "ram", penalty=penalty, now_round=state.round, ruleset=ruleset, rng=rng
-    )
-    outcome = ram_result(cmd.difficulty, total)
-    numbers: Numbers = (
-        ("target", target.id),
-        ("difficulty", cmd.difficulty + 10),
-        ("code", str(piloting)),
-        ("penalty_dice", penalty),
-        ("total", total),
-        ("outcome", outcome.outcome),
-        ("margin", outcome.margin),
-    )
-    words = {
-        "rammed": f"rams {target.name}",
-        "ram_fails": "crosses safely but misses the ram",
-        "movement_failure": f"loses control (missed by {outcome.margin}: the GM reads the "
-        "movement failure table)",
-    }
-    text = f"{ship.name} ({pilot.name}) rolls {total} against {cmd.difficulty + 10}: "
-    events = [Event("ram", ship.id, text + words[outcome.outcome], numbers, tuple(rolls))]
-    if outcome.outcome != "rammed":
-        return state, events
-    for victim_id in (target.id, ship.id):
-        state, hit = _crash(state, state.combatant(victim_id), code, ruleset=ruleset, rng=rng)
-        events += hit
-    return state, events
-
-
-# --- moving through terrain [UPG] (movement.md §1.3) ----------------------------------------
-def drive(
-    state: EncounterState,
-    cmd: Drive,
-    *,
-    spend: Callable[..., Combatant],
-    ruleset: RuleSet,
-    rng: DiceSource,
-) -> tuple[EncounterState, list[Event]]:
-    """The pilot moves his craft: refused faster than its lost Moves allow (or at all with the
-    drive disabled); a move the matrix makes an action takes one of his; a roll, when the
-    matrix wants one, is his piloting plus maneuverability against the GM's number (or the
-    level's top). A miss is a movement failure the GM reads on the table."""
-    pilot = state.combatant(cmd.pilot)
-    ship = aboard(state, pilot)
-    if ship is None or ship.craft is None or pilot.id not in (ship.craft.holder("pilot"), ship.id):
-        raise EncounterError(f"{pilot.name} flies no craft to move")
-    part = ship.craft
-    mover: Literal["vehicle", "starship"] = "vehicle" if part.kind == "vehicle" else "starship"
-    lost = part.damage.moves_lost
-    try:
-        speed = speed_info(cmd.speed, ruleset=ruleset).speed
-        top = speed_cap(lost, ruleset=ruleset, mover=mover)
-        check = movement_check(speed, cmd.terrain, ruleset=ruleset, mover=mover)
-        number = None
-        if check.roll_needed and check.difficulty is not None:
-            low, high = number_range(check.difficulty, ruleset=ruleset)
-            number = high if cmd.difficulty is None else cmd.difficulty
-            if not low <= number <= high:
-                raise EncounterError(
-                    f"{check.difficulty} is {low}–{high}; {number} is not in that range"
-                )
-    except (MovementError, DifficultyError) as exc:
-        raise EncounterError(str(exc)) from None
-    if top is None:
-        raise EncounterError(f"{ship.name} has lost {lost} Moves: its drive is disabled")
-    if _SPEED_ORDER.index(speed.value) > _SPEED_ORDER.index(top.value):
-        said = top.value.replace("_", "-")
-        raise EncounterError(f"{ship.name} has lost {lost} Moves: {said} speed at most")
-    if check.counts_as_action:
-        pilot = spend(state, pilot.id, ruleset=ruleset)
-        state = state.with_combatant(pilot)
-    where = f"{ship.name} moves at {speed.value.replace('_', '-')} speed"
-    numbers: Numbers = (
-        ("speed", speed.value),
-        ("terrain", cmd.terrain),
-        ("action", check.counts_as_action),
-        ("difficulty", number),
-    )
-    if number is None:
-        return state, [Event("drive", ship.id, f"{where}: no roll needed", numbers)]
-    code = reaction_code(state, pilot, dodge_skill(part), ruleset=ruleset)
-    penalty = penalty_dice(pilot, now_round=state.round, ruleset=ruleset)
-    total, rolls, _ = roll_for(
-        pilot, code, "movement", penalty=penalty, now_round=state.round, ruleset=ruleset, rng=rng
-    )
-    numbers += (("code", str(code)), ("penalty_dice", penalty), ("total", total))
-    text = f"{where} ({pilot.name} rolls {total} against {number}): "
-    if total >= number:
-        text += "made it"
-    else:
-        text += (
-            f"movement failure, missed by {number - total}: the GM reads the movement failure table"
-        )
-    return state, [Event("drive", ship.id, text, numbers, tuple(rolls))]
-
-
-_SPEED_ORDER = ("cautious", "normal", "cruising", "fast", "high", "all_out")

@@ -59,7 +59,7 @@ from rules.encounter.craft_aboard import (
     set_arc,
     set_shields,
 )
-from rules.encounter.craft_combat import drive, ram
+from rules.encounter.craft_moves import drive, ram
 from rules.encounter.declare import declare, declare_all, react
 from rules.encounter.events import Event, plain_roll
 from rules.encounter.firing import FireState, Suppress

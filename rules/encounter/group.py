@@ -145,6 +145,7 @@ def announce_attack(
         supporters=cmd.supporters,
         combined_bonus=bonus,
         gun=cmd.gun,
+        speed_actions=cmd.speed_actions,
     )
     lead = people[attacker.id]
     numbers: Numbers = (

@@ -161,6 +161,8 @@ class PendingAttack:
     """The attackers (lead, group firers) who aimed at the target last round (+1D each)."""
     gun: int | None = None
     """The gun of the attacker's craft fired (its place in the craft's guns), or None."""
+    speed_actions: int = 0
+    """[RC §8.7] The target ship's speed actions (a missile's difficulty +1D each)."""
 
     def aim_bonus(self, attacker: str) -> DieCode:
         """What aiming adds to ``attacker``'s roll in this attack (0D when he did not aim)."""
@@ -206,12 +208,13 @@ class PendingAttack:
             "combined_bonus": str(self.combined_bonus),
             "aimed": list(self.aimed),
             "gun": self.gun,
+            "speed_actions": self.speed_actions,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
         added: dict[str, Any] = {"others": [], "supporters": [], "combined_bonus": "0D"}
-        added |= {"aimed": [], "gun": None}
+        added |= {"aimed": [], "gun": None, "speed_actions": 0}
         keys = tuple(cls.__dataclass_fields__)
         r = Reader(_later(data, added), "pending attack", keys, EncounterError)
         size = r.data["called_shot_cm"]
@@ -236,4 +239,5 @@ class PendingAttack:
             r.code("combined_bonus"),
             aimed=r.texts("aimed"),
             gun=r.optional_integer("gun"),
+            speed_actions=r.integer("speed_actions", least=0),
         )

@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Self
 
+from rules._events import Scalar, check_event, event_parts_json, read_event_parts, recorded_dice
 from rules._stored import Reader
-from rules.dice import DiceError, Roll
+from rules.dice import Roll
 from rules.fleet.state import FleetError
 
 __all__ = ["FleetEvent", "Scalar", "recorded_dice"]
-
-Scalar = int | str | bool | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +27,7 @@ class FleetEvent:
     rolls: tuple[tuple[str, Roll], ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.kind, str) or not self.kind:
-            raise FleetError("an event has a kind")
-        for key, value in self.numbers:
-            if not isinstance(key, str) or not isinstance(value, int | str | bool | None):
-                raise FleetError(f"an event's number {key!r} is not a JSON scalar")
-        if not all(isinstance(k, str) and isinstance(r, Roll) for k, r in self.rolls):
-            raise FleetError("an event's rolls are (name, Roll) pairs")
+        check_event(self.kind, self.numbers, self.rolls, FleetError)
 
     def number(self, key: str) -> Scalar:
         """The named number, or None when the event has none by that name."""
@@ -48,44 +41,18 @@ class FleetEvent:
             "kind": self.kind,
             "ship": self.ship,
             "text": self.text,
-            "numbers": dict(self.numbers),
-            "rolls": [[name, r.to_json()] for name, r in self.rolls],
+            **event_parts_json(self.numbers, self.rolls),
         }
 
     @classmethod
     def from_json(cls, data: object) -> Self:
         read = Reader(data, "event", ("kind", "ship", "text", "numbers", "rolls"), FleetError)
-        numbers = read.data["numbers"]
-        if not isinstance(numbers, dict):
-            raise read.refuse("numbers", "an object")
-        rolls = []
-        for item in read.items("rolls"):
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
-                raise FleetError("event: each roll is stored as [name, roll]")
-            try:
-                rolls.append((item[0], Roll.from_json(item[1])))
-            except DiceError as exc:
-                raise FleetError(f"event: roll {item[0]!r}: {exc}") from None
+        numbers, rolls = read_event_parts(read, FleetError)
         ship = read.data["ship"]
         return cls(
             read.text("kind"),
             None if ship is None else read.text("ship"),
             read.text("text"),
-            tuple(numbers.items()),
-            tuple(rolls),
+            numbers,
+            rolls,
         )
-
-
-def recorded_dice(events: list[FleetEvent] | tuple[FleetEvent, ...]) -> list[int]:
-    """Every face the events' rolls drew, in drawing order: ``FixedDice(recorded_dice(events))``
-    replays the same steps to the same state."""
-    faces: list[int] = []
-    for event in events:
-        for _, r in event.rolls:
-            faces.extend(r.normal)
-            faces.extend(r.wild)
-            if r.house_table is not None:
-                faces.append(r.house_table)
-            for chain in r.cp:
-                faces.extend(chain)
-    return faces

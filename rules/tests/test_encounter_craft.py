@@ -451,3 +451,44 @@ def test_the_gms_number_must_fit_the_terrains_level():
 
     with pytest.raises(EncounterError, match="Difficult is 16–20; 15 is not in that range"):
         apply(dogfight(), Drive("han", "cruising", "difficult", 15), ruleset=STD, rng=FixedDice([]))
+
+
+def test_a_hit_with_a_damage_table_roll_replays_to_the_same_state():
+    """Undo replays the stored steps with the dice their events recorded: the 1D damage table
+    roll must be among them."""
+    from rules.encounter import recorded_dice
+
+    state = dogfight()
+    steps = [Attack("craft-2", "craft-1", difficulty=5, gun=0), ResolveAttack()]
+    # 5D (two declared actions): a hit; damage 5D = 20 against hull 4D = 10: heavily
+    # damaged; the table's 1: -2D maneuverability
+    faces = [5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 3, 3, 2, 2, 1]
+    after, events = replay(state, steps, ruleset=STD, rng=FixedDice(faces))
+    assert after.combatant("craft-1").craft.damage.maneuverability_lost == 2
+    again, _ = replay(state, steps, ruleset=STD, rng=FixedDice(recorded_dice(events)))
+    assert again == after
+
+
+def test_v32_a_missile_at_a_ship_taking_3_speed_actions_adds_3d_to_the_difficulty():
+    """V32: base 10, the target takes 3 speed actions: difficulty 10 + 3D, rolled and added;
+    the target's pilot takes no penalty for it."""
+    from rules.encounter import recorded_dice
+
+    torpedo = CraftGun("proton torpedoes", D("2D"), D("9D"), parse_arcs("front"), missile=True)
+    state = dogfight()
+    tie = state.combatant("craft-2")
+    state = state.with_combatant(tie.replace(craft=tie.craft.replace(guns=(torpedo,))))
+    steps = [Attack("craft-2", "craft-1", difficulty=10, gun=0, speed_actions=3), ResolveAttack()]
+    faces = [4, 5, 6] + [1] * 5 + [1] * 40  # the 3D: 15; then a 5D attack of 1s
+    after, events = replay(state, steps, ruleset=STD, rng=FixedDice(faces))
+    shot = next(e for e in events if e.kind == "attack")
+    assert dict(shot.numbers)["missile_dice"] == 15
+    assert dict(shot.numbers)["difficulty"] == 25
+    assert after.combatant("han").actions.used == 0  # no penalty for the target's pilot
+    again, _ = replay(state, steps, ruleset=STD, rng=FixedDice(recorded_dice(events)))
+    assert again == after
+
+
+def test_speed_actions_belong_to_a_missile_attack():
+    with pytest.raises(EncounterError, match="count against a craft's missiles"):
+        Attack("tk", "kira", difficulty=10, speed_actions=2)

@@ -17,9 +17,9 @@ from characters.tests.factories import CharacterFactory, SkillFactory
 from rules.craft import CraftStats, CraftWeapon, combined_code
 from rules.dice import DieCode, FixedDice
 from rules.scale import Scale
+from tests.browser.helpers import PASSWORD, WIDTHS, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
 SHOTS = Path("/work/notes/shots/issue18")
 FREIGHTER = CraftStats(
     name="Stellar Envoy",
@@ -34,17 +34,6 @@ FREIGHTER = CraftStats(
     piloting_skill="space transports",
     weapons=(CraftWeapon("Double laser cannon", fire_control=DieCode(2), damage=DieCode(4)),),
 )
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
-
-
-def _login(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def test_gm_records_a_hit_and_the_engineer_repairs_it(browser, live_server, monkeypatch):
@@ -63,7 +52,7 @@ def test_gm_records_a_hit_and_the_engineer_repairs_it(browser, live_server, monk
 
     # The GM records a hit: damage 14 against hull 8 (margin 6): lightly damaged; 1D = 1.
     monkeypatch.setattr(craft_views, "dice", lambda: FixedDice([1]))
-    gm = _login(browser, base, campaign.created_by, WIDTHS["desktop"])
+    gm = log_in(browser, base, campaign.created_by, WIDTHS["desktop"])
     gm.goto(f"{base}{ship.get_absolute_url()}")
     gm.get_by_text("Record a hit").click()
     gm.get_by_label("Damage roll total").fill("14")
@@ -76,7 +65,7 @@ def test_gm_records_a_hit_and_the_engineer_repairs_it(browser, live_server, monk
 
     # The player sees it on the sheet, next to the pilot's roll and on the roll itself.
     for width, viewport in WIDTHS.items():
-        page = _login(browser, base, han.owner, viewport)
+        page = log_in(browser, base, han.owner, viewport)
         page.goto(f"{base}{ship.get_absolute_url()}")
         expect(page.locator("#damage-status")).to_contain_text("Lightly damaged")
         expect(page.locator("#crew .station-limit").first).to_contain_text(

@@ -10,21 +10,10 @@ from playwright.sync_api import expect
 
 from characters.models import DiceRoll
 from characters.tests.factories import CharacterFactory, SkillFactory
+from tests.browser.helpers import PASSWORD, WIDTHS, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
 SHOTS = Path("/tmp/ship-shots")
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
-
-
-def _login(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def test_gm_adds_a_party_ship_and_a_player_rolls_piloting(browser, live_server):
@@ -37,7 +26,7 @@ def test_gm_adds_a_party_ship_and_a_player_rolls_piloting(browser, live_server):
     base = live_server.url
     SHOTS.mkdir(exist_ok=True)
 
-    gm = _login(browser, base, campaign.created_by, WIDTHS["desktop"])
+    gm = log_in(browser, base, campaign.created_by, WIDTHS["desktop"])
     gm.goto(f"{base}/campaigns/{campaign.pk}/")
     gm.get_by_role("link", name="Ships and vehicles").click()
     gm.get_by_label("Search").fill("corvette")
@@ -54,7 +43,7 @@ def test_gm_adds_a_party_ship_and_a_player_rolls_piloting(browser, live_server):
     expect(gm.get_by_text("Crew station updated.")).to_be_visible()
 
     for width, viewport in WIDTHS.items():
-        page = _login(browser, base, han.owner, viewport)
+        page = log_in(browser, base, han.owner, viewport)
         page.goto(f"{base}/campaigns/{campaign.pk}/craft/")
         expect(page.get_by_role("link", name="Tantive IV")).to_be_visible()
         page.screenshot(path=str(SHOTS / f"list-{width}.png"), full_page=True)

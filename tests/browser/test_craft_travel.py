@@ -18,11 +18,10 @@ from rules import RuleSet, SeededDice, roll
 from rules.craft import CraftStats
 from rules.dice import DieCode
 from rules.scale import Scale
+from tests.browser.helpers import PASSWORD, WIDTHS, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
 SHOTS = Path("/work/notes/shots/issue18")
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 SEED = 1138
 RC = RuleSet.preset("rc", uncertainty_dice=True)
 FREIGHTER = CraftStats(
@@ -38,16 +37,6 @@ FREIGHTER = CraftStats(
     shields=DieCode(1, 0),
     piloting_skill="space transports",
 )
-
-
-def _login(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def test_pilot_rolls_speed_actions_and_only_the_gm_sees_the_uncertainty_dice(
@@ -72,7 +61,7 @@ def test_pilot_rolls_speed_actions_and_only_the_gm_sees_the_uncertainty_dice(
     expected = roll("7D+2", ruleset=RC, rng=SeededDice(SEED), actions=2).total
 
     for width, viewport in WIDTHS.items():
-        page = _login(browser, base, han.owner, viewport)
+        page = log_in(browser, base, han.owner, viewport)
         page.goto(f"{base}/campaigns/{campaign.pk}/craft/{ship.pk}/")
         page.get_by_role("link", name="Travel and movement").click()
         expect(
@@ -98,7 +87,7 @@ def test_pilot_rolls_speed_actions_and_only_the_gm_sees_the_uncertainty_dice(
     expect(page.locator("#uncertainty-result")).to_have_count(0)
     page.screenshot(path=str(SHOTS / "travel-astrogation-player-desktop.png"), full_page=True)
 
-    gm = _login(browser, base, campaign.created_by, WIDTHS["desktop"])
+    gm = log_in(browser, base, campaign.created_by, WIDTHS["desktop"])
     gm.goto(f"{base}/campaigns/{campaign.pk}/craft/{ship.pk}/travel/")
     expect(gm.locator("#uncertainty-result")).to_contain_text("GM only")
     gm.locator("#astrogation").screenshot(path=str(SHOTS / "travel-astrogation-gm-desktop.png"))

@@ -13,23 +13,11 @@ from campaigns.tests.factories import CampaignFactory, MembershipFactory
 from characters import services
 from characters.models import Character, DiceRoll
 from rules import DieCode, SeededDice, roll
+from tests.browser.helpers import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SEED = 2187
-
-
-def log_in(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def test_a_player_builds_a_droid_over_budget_fixes_it_saves_it_and_rolls_a_skill(

@@ -15,21 +15,10 @@ from encounters import fleet_views
 from rules import RuleSet
 from rules.craft import capital_ships
 from rules.dice import FixedDice
+from tests.browser.helpers import PASSWORD, WIDTHS, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
 SHOTS = Path("/work/notes/shots/issue18")
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
-
-
-def _login(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def test_gm_fires_a_battery_and_a_player_sees_the_damage_pips(browser, live_server, monkeypatch):
@@ -53,7 +42,7 @@ def test_gm_fires_a_battery_and_a_player_sees_the_damage_pips(browser, live_serv
     base = live_server.url
     SHOTS.mkdir(parents=True, exist_ok=True)
 
-    gm = _login(browser, base, campaign.created_by, WIDTHS["desktop"])
+    gm = log_in(browser, base, campaign.created_by, WIDTHS["desktop"])
     gm.goto(f"{base}/campaigns/{campaign.pk}/encounters/fleet/")
     gm.get_by_label("Name").fill("Battle of Endor")
     gm.get_by_role("button", name="Start").click()
@@ -66,7 +55,7 @@ def test_gm_fires_a_battery_and_a_player_sees_the_damage_pips(browser, live_serv
         expect(gm.locator(".ship-template", has_text=name)).to_be_visible()
 
     watchers = {
-        width: _login(browser, base, player, viewport) for width, viewport in WIDTHS.items()
+        width: log_in(browser, base, player, viewport) for width, viewport in WIDTHS.items()
     }
     for page in watchers.values():
         page.goto(gm.url)

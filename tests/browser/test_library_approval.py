@@ -15,11 +15,9 @@ from campaigns.tests.factories import CampaignFactory, MembershipFactory
 from characters import services
 from characters.models import Character, CreationDraft, DiceRoll
 from rules.dice import SeededDice
+from tests.browser.helpers import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 ITHORIAN_LIMITS = {
@@ -38,16 +36,6 @@ ATTRIBUTES = {  # 18D within the Ithorian limits
     "Strength": "4D+1",
     "Technical": "1D",
 }
-
-
-def log_in(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def save_and_continue(page, heading):

@@ -15,22 +15,10 @@ from characters.tests.factories import CharacterFactory, ItemFactory
 from rules import DieCode
 from rules.craft import CraftStats
 from rules.scale import Scale
+from tests.browser.helpers import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-def log_in(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def test_a_player_plans_a_blaster_improvement_and_sees_the_quote_as_he_types(live_server, browser):

@@ -20,12 +20,10 @@ from encounters import views
 from rules import roll
 from rules.craft import CraftState
 from rules.dice import DieCode, FixedDice, SeededDice
+from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
 SHOTS = Path("/work/notes/shots/issue18")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 SEED = 18
 
 # The fight's dice, in the order the engine draws them (ordinary dice, then the Wild Die).
@@ -35,16 +33,6 @@ ATTACK = [5, 5, 5, 5, 5, 4]  # the TIE: crew 4D + fire control 2D = 29 against t
 DAMAGE = [4, 4, 4, 4, 4]  # laser cannons 5D = 20
 HULL = [3, 3, 2, 2]  # hull 4D = 10: a margin of 10, heavily damaged [2E-STD 9-12]
 TABLE = [1]  # the heavy table's 1: -2D maneuverability
-
-
-def log_in(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def _new_stat_block(gm, base, campaign, *, name, hull, shields, weapons, owner, piloting):
@@ -168,8 +156,8 @@ def test_droid_then_a_crewed_freighter_hit_by_a_starfighter(live_server, browser
         expect(row).to_contain_text("Actions 1")
     expect(gm.locator(f"#row-craft-{ship.pk}")).to_contain_text("Maneuverability 2D · hull 4D")
     attack = gm.locator("form.attack-form")
-    attack.get_by_label("Attacker").select_option(label="TIE fighter")
-    attack.get_by_label("Target").select_option(label="Stellar Envoy")
+    attack.get_by_label("Attacker", exact=True).select_option(label="TIE fighter")
+    attack.get_by_label("Target", exact=True).select_option(label="Stellar Envoy")
     attack.get_by_label("Difficulty", exact=True).fill("10")
     attack.get_by_label("Weapon").select_option(value="0")  # gun 1 of the attacker's craft
     attack.get_by_role("button", name="Announce the attack").click()
