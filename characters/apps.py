@@ -12,6 +12,8 @@ class CharactersConfig(AppConfig):
         from characters import live  # noqa: F401
         from characters.backup import PARTS
         from characters.craft_backup import PARTS as CRAFT_PARTS
+        from characters.project_backup import PARTS as PROJECT_PARTS
 
         register(*PARTS)
         register(*CRAFT_PARTS)
+        register(*PROJECT_PARTS)

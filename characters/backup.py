@@ -17,6 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from campaigns.backup import ENGINE_ERRORS, JsonRule, Loader, Part, Problem, Table
+from characters.healing_models import HealingCourse, HealingEvent
 from characters.models import (
     BALANCE_FIELDS,
     Advancement,
@@ -32,9 +33,10 @@ from characters.models import (
     TraitUse,
     validate_stun_state,
 )
-from rules import Roll
+from rules import DieCode, Roll
 from rules.advancement import Training
 from rules.droids import DroidDesign, validate_droid
+from rules.injuries import HealingState
 
 ATTRIBUTES = ("dexterity", "knowledge", "mechanical", "perception", "strength", "technical")
 BALANCES = tuple(BALANCE_FIELDS.values())
@@ -162,6 +164,38 @@ def _draft_into(value: Any, loader: Loader) -> Any:
 
 
 # --- checks across fields and records -----------------------------------------------------------
+def _healing_state(value: Any, loader: Loader) -> Any:
+    try:
+        HealingState.from_json(value)
+    except ENGINE_ERRORS as exc:
+        raise Problem(f"not a healing state this server can read ({exc})") from None
+    return value
+
+
+def _healing_dice(value: Any, loader: Loader) -> Any:
+    if not isinstance(value, dict):
+        raise Problem("a healing event's dice are a JSON object")
+    return value
+
+
+def _healing(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -> None:
+    if not where.endswith("[0]"):
+        loader.problem(where, "a character has at most one healing course")
+    code = values["bacta_code"] or ""
+    in_tank = values["bacta_until"] is not None
+    if in_tank != (values["bacta_from"] is not None) or in_tank != bool(code):
+        loader.problem(
+            f"{where}.bacta_until", "a bacta treatment has its first day, last day and die code"
+        )
+    elif in_tank:
+        if values["bacta_until"] < values["bacta_from"]:
+            loader.problem(f"{where}.bacta_until", "a treatment ends on or after its first day")
+        try:
+            DieCode.parse(code)
+        except ENGINE_ERRORS:
+            loader.problem(f"{where}.bacta_code", "a die code such as 4D+1")
+
+
 def _character(loader: Loader, values: dict[str, Any], where: str, ref: int | None) -> None:
     if values["kind"] == Character.Kind.PC and values["owner"] is None:
         loader.problem(f"{where}.owner", "a player character has an owner (a username)")
@@ -279,6 +313,30 @@ CHARACTERS = Table(
             ),
             parent="character",
             codes=("damage", "armour_physical", "armour_energy"),
+        ),
+        "healing": Table(
+            HealingCourse,
+            (
+                "seed",
+                "level",
+                "state",
+                "processed_through_day",
+                "death_pending",
+                "bacta_from",
+                "bacta_until",
+                "bacta_medicine",
+                "bacta_code",
+            ),
+            parent="character",
+            json={"state": JsonRule(into=_healing_state)},
+            check=_healing,
+        ),
+        "healing_events": Table(
+            HealingEvent,
+            ("kind", "day", "n", "level_before", "level_after", "total", "dice", "words"),
+            parent="character",
+            json={"dice": JsonRule(into=_healing_dice)},
+            unique=(("kind", "day", "n"),),
         ),
     },
     users={"owner": "importer"},

@@ -592,3 +592,9 @@ class SkillEdit(models.Model):
 
 # Ships and vehicles (issue 18) live in their own module; imported here so Django finds them.
 from characters.craft_models import Craft, CrewStation  # noqa: E402, F401
+
+# Healing over days between adventures (issue 19), in its own module like the craft.
+from characters.healing_models import HealingCourse, HealingEvent  # noqa: E402, F401
+
+# Improvement projects as downtime jobs (issue 19).
+from characters.project_models import Project  # noqa: E402, F401

@@ -9,17 +9,29 @@ character owns it, or any player for a craft the party owns. Anyone else: 403 wi
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
 from characters.access import character_or_404
 from characters.craft_models import Craft
 from characters.craft_services import can_edit_craft
-from characters.models import Item
+from characters.models import Character, Item
+from characters.project_models import Project
+from characters.projects import (
+    ProjectError,
+    change_project,
+    character_projects,
+    craft_projects,
+    start_project,
+)
 from characters.projects_quote import CRAFT_STATS, ITEM_STATS, QuoteRefused, quote_craft, quote_item
+from rules import DieCode, RulesError
 from rules.equipment import MINUTES_PER_DAY
 
 LABOUR = [("self", "Own work"), ("hired", "Hired (NPC) labour")]
@@ -186,9 +198,67 @@ def _render(request, context: dict, status: int = 200):
     return render(request, template, context, status=status)
 
 
+class StartForm(forms.Form):
+    """Starting the quoted project: the worker's roll, and on a craft who works."""
+
+    skill = forms.CharField(
+        label="Worker's roll",
+        max_length=12,
+        initial="4D",
+        help_text="Technology (Rules Companion) or the repair skill (Rules Upgrade); 4D is a "
+        "standard specialist.",
+        widget=forms.TextInput(attrs=CODE_ATTRS),
+    )
+
+    def __init__(self, *args, workers=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if workers is not None:
+            self.fields["worker"] = forms.TypedChoiceField(
+                label="Who works", choices=[(c.pk, c.name) for c in workers], coerce=int
+            )
+            self.order_fields(["worker", "skill"])
+
+    def clean_skill(self):
+        try:
+            return DieCode.parse(self.cleaned_data["skill"])
+        except RulesError:
+            raise forms.ValidationError("A die code like 4D+1.") from None
+
+
+def _workers(membership, craft) -> list[Character]:
+    """Who may work on the craft: the GM picks any character; a player one of his own."""
+    rows = Character.objects.filter(campaign_id=craft.campaign_id).order_by("name", "pk")
+    if not membership.is_gm:
+        rows = rows.filter(owner_id=membership.user_id)
+    return list(rows.only("pk", "name"))
+
+
+def _start(request, form, start_form, make, start_args) -> tuple[str, bool]:
+    """Start the project when both forms are good; (refusal, started)."""
+    if not (form.is_valid() and start_form.is_valid()):
+        return "", False
+    args = form.quote_args()
+    stat = args.get("stat")
+    quote, refusal = _quote(form, make)
+    if quote is None:
+        return refusal, False
+    try:
+        start_project(
+            actor=request.user,
+            quote=quote,
+            stat=stat,
+            skill=start_form.cleaned_data["skill"],
+            **start_args(start_form.cleaned_data),
+        )
+    except ProjectError as exc:
+        return str(exc), False
+    return "", True
+
+
 @login_required
 def item_quote(request, campaign_id, character_id):
-    """Plan an improvement of one of the character's weapons or armour."""
+    """Plan an improvement of one of the character's weapons or armour (GET), or start it as a
+    project (POST)."""
     membership, character = character_or_404(request.user, campaign_id, character_id, control=True)
     ruleset = membership.campaign.ruleset
     items = list(
@@ -196,19 +266,38 @@ def item_quote(request, campaign_id, character_id):
             character_id=character.pk, kind__in=(Item.Kind.WEAPON, Item.Kind.ARMOUR)
         ).order_by("kind", "name", "pk")
     )
-    bound = "stat" in request.GET
+    posted = request.method == "POST"
+    data = request.POST if posted else request.GET
+    bound = "stat" in data
     initial = {"item": request.GET.get("item")} if not bound else None
-    form = ItemQuoteForm(
-        request.GET if bound else None, items=items, initial=initial, ruleset=ruleset
-    )
+    form = ItemQuoteForm(data if bound else None, items=items, initial=initial, ruleset=ruleset)
+    start_form = StartForm(request.POST if posted else None)
+
+    def make(args):
+        item = form.items[args.pop("item")]
+        return quote_item(item, args.pop("stat"), ruleset=ruleset, **args)
+
     quote, refusal, status = None, "", 200
+    if posted:
+        refusal, started = _start(
+            request,
+            form,
+            start_form,
+            make,
+            lambda _: {
+                "campaign_id": campaign_id,
+                "worker_id": character.pk,
+                "item_id": form.cleaned_data["item"],
+            },
+        )
+        if started:
+            messages.success(request, "The project has started: the job works on it each day.")
+            url = reverse("characters:item_quote", args=[campaign_id, character.pk])
+            return redirect(f"{url}?item={form.cleaned_data['item']}")
+        status = 400
     if bound and form.is_valid():
-
-        def make(args):
-            item = form.items[args.pop("item")]
-            return quote_item(item, args.pop("stat"), ruleset=ruleset, **args)
-
-        quote, refusal = _quote(form, make)
+        quote, refused = _quote(form, make)
+        refusal = refusal or refused
     elif bound:
         status = 400
     if refusal:
@@ -219,6 +308,8 @@ def item_quote(request, campaign_id, character_id):
         "subject": character,
         "back": character.get_absolute_url(),
         "form": form,
+        "start_form": start_form,
+        "start_errors": _errors(start_form) if posted else [],
         "quote": quote,
         "shown": present(quote) if quote is not None else None,
         "refusal": refusal,
@@ -226,13 +317,15 @@ def item_quote(request, campaign_id, character_id):
         "ruleset": ruleset,
         "empty": not items,
         "empty_words": f"{character.name} has no weapon or armour to improve.",
+        "projects": character_projects(character.pk),
     }
     return _render(request, context, status)
 
 
 @login_required
 def craft_quote(request, campaign_id, craft_id):
-    """Plan an improvement of a ship's or vehicle's code."""
+    """Plan an improvement of a ship's or vehicle's code (GET), or start it as a project
+    (POST)."""
     membership = membership_or_404(request.user, campaign_id)
     craft = (
         Craft.objects.select_related("owner_character")
@@ -244,17 +337,39 @@ def craft_quote(request, campaign_id, craft_id):
     if not (craft.party or can_edit_craft(membership, craft)):
         raise PermissionDenied("Only the craft's owner or a GM can plan its improvements.")
     ruleset = membership.campaign.ruleset
-    bound = "stat" in request.GET
+    posted = request.method == "POST"
+    data = request.POST if posted else request.GET
+    bound = "stat" in data
     form = CraftQuoteForm(
-        request.GET if bound else None, weapons=craft.stat_block.weapons, ruleset=ruleset
+        data if bound else None, weapons=craft.stat_block.weapons, ruleset=ruleset
     )
+    workers = _workers(membership, craft)
+    start_form = StartForm(request.POST if posted else None, workers=workers)
+
+    def make(args):
+        return quote_craft(craft, args.pop("stat"), ruleset=ruleset, **args)
+
     quote, refusal, status = None, "", 200
+    if posted:
+        refusal, started = _start(
+            request,
+            form,
+            start_form,
+            make,
+            lambda extra: {
+                "campaign_id": campaign_id,
+                "worker_id": extra["worker"],
+                "craft_id": craft.pk,
+                "weapon": form.cleaned_data.get("weapon"),
+            },
+        )
+        if started:
+            messages.success(request, "The project has started: the job works on it each day.")
+            return redirect("characters:craft_quote", campaign_id, craft.pk)
+        status = 400
     if bound and form.is_valid():
-
-        def make(args):
-            return quote_craft(craft, args.pop("stat"), ruleset=ruleset, **args)
-
-        quote, refusal = _quote(form, make)
+        quote, refused = _quote(form, make)
+        refusal = refusal or refused
     elif bound:
         status = 400
     if refusal:
@@ -265,10 +380,38 @@ def craft_quote(request, campaign_id, craft_id):
         "subject": craft,
         "back": craft.get_absolute_url(),
         "form": form,
+        "start_form": start_form,
+        "start_errors": _errors(start_form) if posted else [],
         "quote": quote,
         "shown": present(quote) if quote is not None else None,
         "refusal": refusal,
         "form_errors": _errors(form) if bound else [],
         "ruleset": ruleset,
+        "projects": craft_projects(craft.pk),
     }
     return _render(request, context, status)
+
+
+@login_required
+@require_POST
+def project_change(request, campaign_id, project_id):
+    """Pause, resume or abandon a project (the worker's player or the GM); back to the page
+    the button was on."""
+    membership = membership_or_404(request.user, campaign_id)
+    if not Project.objects.filter(pk=project_id, campaign=membership.campaign).exists():
+        raise Http404("No such project")
+    action = request.POST.get("action", "")
+    try:
+        project = change_project(campaign_id, project_id, actor=request.user, action=action)
+    except ProjectError as exc:
+        return render(
+            request,
+            "characters/project_refused.html",
+            {"refusal": str(exc), "campaign_id": campaign_id},
+            status=400,
+        )
+    messages.success(request, f"{project.label}: {project.get_status_display().lower()}.")
+    if project.craft_id is not None:
+        return redirect("characters:craft_quote", campaign_id, project.craft_id)
+    url = reverse("characters:item_quote", args=[campaign_id, project.character_id])
+    return redirect(f"{url}?item={project.item_id}")

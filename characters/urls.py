@@ -8,6 +8,7 @@ from characters import (
     craft_travel_views,
     craft_views,
     droid_builder,
+    healing_views,
     import_views,
     live,
     log,
@@ -29,6 +30,10 @@ character_patterns = [
     path("<id:character_id>/award/", views.award, name="award"),
     path("<id:character_id>/delete/", views.delete, name="delete"),
     # Advancement from the sheet, and the GM's skill edits.
+    path("<id:character_id>/healing/", healing_views.healing, name="healing"),
+    path("<id:character_id>/healing/bacta/", healing_views.bacta, name="healing_bacta"),
+    path("<id:character_id>/healing/cp/", healing_views.healing_cp, name="healing_cp"),
+    path("<id:character_id>/healing/decide/", healing_views.decide_death, name="healing_decide"),
     path("<id:character_id>/improve/", advancement_views.improve, name="improve"),
     path("<id:character_id>/advancements/", advancement_views.advancements, name="advancements"),
     path("<id:character_id>/advancements/withdraw/", advancement_views.withdraw, name="withdraw"),
@@ -92,6 +97,7 @@ urlpatterns = [
         name="craft_repair_cancel",
     ),
     path("craft/<id:craft_id>/improve/", project_views.craft_quote, name="craft_quote"),
+    path("projects/<id:project_id>/change/", project_views.project_change, name="project_change"),
     path(
         "craft/<id:craft_id>/stations/<id:station_id>/roll/",
         craft_views.craft_roll,

@@ -538,7 +538,7 @@ class AddCharactersForm(forms.Form):
 
 class AddCraftForm(forms.Form):
     """A campaign vehicle or starship joining the fight on one side, with the characters who
-    crew it (capital ships fight in fleet actions instead). ``craft``: those not yet in."""
+    crew it (a capital ship as a starship at its scale). ``craft``: those not yet in."""
 
     craft = forms.ModelChoiceField(
         queryset=Craft.objects.none(),

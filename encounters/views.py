@@ -459,11 +459,7 @@ def add(request, campaign_id, encounter_id):
     )
     blocks = StatBlock.objects.filter(campaign_id=campaign_id)
     craft_in = {craft_id_of(c.id) for c in state.combatants} - {None}
-    fleet = (
-        Craft.objects.filter(campaign_id=campaign_id)
-        .exclude(pk__in=craft_in)
-        .exclude(stats__kind="capital")
-    )
+    fleet = Craft.objects.filter(campaign_id=campaign_id).exclude(pk__in=craft_in)
     craft_form = AddCraftForm(craft=fleet, prefix="cr")
     block_form = QuickStatBlockForm(prefix="sb")
     people_form = AddCharactersForm(characters=characters, prefix="pc")

@@ -16,6 +16,8 @@ from characters.demo import load_demo
 from characters.downtime import run_advance
 from characters.droid_builder import build_droid
 from characters.models import CreationDraft, Skill, TimeAdvance
+from characters.projects import start_project
+from characters.projects_quote import quote_craft
 from characters.services import change_balance, roll_trait
 from characters.skill_edits import gm_set_skill
 from encounters.combatants import combatant_for_character, combatants_for_craft, squadron
@@ -71,6 +73,9 @@ def rich_campaign():
     set_trait_use(tala, "dodge", actor=gm, adventure=ended)
     change_balance(tala, "cp", 20, "End of the Tocarra Job", gm)
     request_advancement(tala, "skill", "dodge", actor=gm, days=2)
+    # Rook was wounded on the job: he rests, and the advance makes his healing roll (issue 19).
+    rook.wound_level = "wounded"
+    rook.save(update_fields=["wound_level"])
     advance = TimeAdvance.objects.create(
         campaign=campaign, from_day=0, to_day=4, day_reached=0, seed=7, requested_by=gm
     )
@@ -122,6 +127,18 @@ def rich_campaign():
     change_balance(tala, "credits", 20_000, "Ship repair fund", gm)
     repair = request_repair(gm_member, ship, "maneuverability", payer=tala)
     resolve_repair(gm_member, repair, rng=FixedDice([1, 1, 1, 1, 2]))
+    # Tala improves the ship's maneuverability as a downtime project (issue 19).
+    start_project(
+        campaign.pk,
+        actor=gm,
+        worker_id=tala.pk,
+        quote=quote_craft(
+            ship, "maneuverability", ruleset=campaign.ruleset, add="0D+1", item_value=100_000
+        ),
+        stat="maneuverability",
+        skill=DieCode.parse("4D+1"),
+        craft_id=ship.pk,
+    )
 
     ruleset = campaign.ruleset
     pc = combatant_for_character(tala, side="rebels", ruleset=ruleset)

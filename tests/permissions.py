@@ -429,6 +429,42 @@ ROWS: list[Row] = [
         gm=400,
         data={"stat": "move", "target": "99"},
     ),
+    # Starting the quoted improvement as a downtime project (issue 19): a POST to the same
+    # page. The scenario's characters carry no weapon and the move quote is refused, so each
+    # start is a 400 with the reason (another player's character: 403). The scenario has no
+    # project: pausing one is a 404 for members.
+    Row(
+        "characters:item_quote",
+        "post",
+        args=("campaign", "character"),
+        player=400,
+        gm=400,
+        data={"stat": "damage", "item": "1", "target": "5D", "skill": "4D"},
+    ),
+    Row(
+        "characters:item_quote",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=400,
+        data={"stat": "damage", "item": "1", "target": "5D", "skill": "4D"},
+    ),
+    Row(
+        "characters:craft_quote",
+        "post",
+        args=("campaign", "craft"),
+        player=400,
+        gm=400,
+        data={"stat": "move", "target": "99", "skill": "4D", "worker": "{character}"},
+    ),
+    Row(
+        "characters:project_change",
+        "post",
+        args=("campaign", "character"),
+        player=404,
+        gm=404,
+        data={"action": "pause"},
+    ),
     # The droid builder (issue 18): any member opens it; a player builds his own droid (302 to
     # its sheet), a GM any; only a GM builds an NPC droid (a player: 403, with the reason).
     Row("characters:droid_builder", args=("campaign",)),
@@ -445,6 +481,53 @@ ROWS: list[Row] = [
     # the scenario has no request, so withdrawing "{character}" is a 404. A POST without
     # "confirm" only shows the quote. Only a GM edits skills (the scenario's character has
     # none: removing one is a 404).
+    # Healing between adventures (issue 19): every member sees the panel; the player (or a GM)
+    # puts his own character in a bacta tank and sets his CP per healing roll. The scenario's
+    # characters are unhurt, so bacta is refused with the reason (400); only a GM decides a
+    # flagged death (there is none: 400).
+    Row("characters:healing", args=("campaign", "character")),
+    Row("characters:healing", args=("campaign", "others_character")),
+    Row("characters:healing", args=("campaign", "character"), headers=HX),
+    Row(
+        "characters:healing_bacta",
+        "post",
+        args=("campaign", "character"),
+        player=400,
+        gm=400,
+        data={"code": "4D", "medicine": "on"},
+    ),
+    Row(
+        "characters:healing_bacta",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=400,
+        data={"code": "4D"},
+    ),
+    Row(
+        "characters:healing_cp",
+        "post",
+        args=("campaign", "character"),
+        player=302,
+        gm=302,
+        data={"cp": 1},
+    ),
+    Row(
+        "characters:healing_cp",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=302,
+        data={"cp": 1},
+    ),
+    Row(
+        "characters:healing_decide",
+        "post",
+        args=("campaign", "character"),
+        player=403,
+        gm=400,
+        data={"decision": "confirm"},
+    ),
     Row("characters:improve", args=("campaign", "character")),
     Row("characters:improve", args=("campaign", "others_character"), player=403),
     Row("characters:improve", "post", args=("campaign", "character"), data=IMPROVE),

@@ -76,6 +76,7 @@ from characters.forms_wizard import (
     SpeciesForm,
     StartForm,
 )
+from characters.healing_views import BactaForm, DeathDecisionForm, HealingCPForm
 from characters.project_views import CraftQuoteForm, ItemQuoteForm
 from characters.trait_views import TraitTickForm
 from characters.wizard import STEPS
@@ -190,6 +191,9 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:improve": [*_names(ImproveForm), "confirm", "preview"],
         "characters:advancements": ["sheet"],
         "characters:withdraw": _names(WithdrawForm),
+        "characters:healing_bacta": _names(BactaForm),
+        "characters:healing_cp": _names(HealingCPForm),
+        "characters:healing_decide": _names(DeathDecisionForm),
         "characters:skills": _names(SkillEditForm),
         "characters:skill_remove": _names(SkillRemoveForm),
         "characters:calendar_settings": _names(CalendarForm),
@@ -222,8 +226,9 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:craft_repair": _names(RepairRequestForm(gm=True)),
         "characters:craft_repair_resolve": _names(ResolveRepairForm),
         "characters:craft_repair_cancel": [],
-        "characters:item_quote": _quote_names(ItemQuoteForm, items=[]),
-        "characters:craft_quote": _quote_names(CraftQuoteForm, weapons=()),
+        "characters:item_quote": [*_quote_names(ItemQuoteForm, items=[]), "skill"],
+        "characters:craft_quote": [*_quote_names(CraftQuoteForm, weapons=()), "skill", "worker"],
+        "characters:project_change": ["action"],
         "characters:craft_travel": _travel_names(),
         "characters:craft_travel_move": _travel_names("move"),
         "characters:craft_long_run": ["speed", "minutes"],

@@ -83,12 +83,16 @@ def test_the_page_follows_a_workers_restore_to_the_new_campaign(workers, client,
     url = job.get_absolute_url()
     seen = []
     while job.under_way:
+        # Asked before the page: a page that still shows the writing was read before the
+        # restore's commit, so the campaign cannot have been there before it (asked after,
+        # a worker committing in between would make the check race the worker).
+        there_before = Campaign.objects.filter(name="Restored").exists()
         page = client.get(url).text
         found = re.search(r"Creating the campaign: ([0-9,]+) of ([0-9,]+) records… (\d+)%", page)
         if found:
             # The page sees the writing, which the database does not show yet.
             seen.append(int(found.group(3)))
-            assert not Campaign.objects.filter(name="Restored").exists()
+            assert not there_before
         time.sleep(0.1)
         job.refresh_from_db()
     assert job.status == "done", (job.problems, job.error)

@@ -360,9 +360,14 @@ def test_running_an_unknown_advance_says_so(db):
 
 
 def test_the_default_handlers_complete_due_advancements():
-    # Then the [HOUSE] pending CP posted at the month's end (characters/tests/test_month_end.py).
+    # Then healing over days (characters/tests/test_healing_days.py) and the [HOUSE] pending
+    # CP posted at the month's end (characters/tests/test_month_end.py).
     assert downtime.HANDLERS[0] is complete_due
-    assert [h.__name__ for h in downtime.HANDLERS[1:]] == ["post_pending_cp"]
+    assert [h.__name__ for h in downtime.HANDLERS[1:]] == [
+        "heal_due",
+        "projects_due",
+        "post_pending_cp",
+    ]
 
 
 def test_without_a_broker_the_advance_completes_trainings_in_the_clicking_request(campaign, eager):

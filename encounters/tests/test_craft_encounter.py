@@ -240,13 +240,24 @@ def test_a_player_cannot_fire_a_gun_another_character_mans(client, hangar):
     assert "Quad laser is fired by Chewie, not by Han" in response.content.decode()
 
 
-def test_a_capital_ship_is_not_offered_and_cannot_join(client, hangar):
+def test_a_capital_ship_joins_as_a_starship_at_capital_scale(client, hangar):
     campaign, encounter, *_ = hangar
     cruiser = create_craft(campaign, catalogue()["Mon Cal Cruiser"])
     client.force_login(campaign.created_by)
-    response = _add_craft(client, encounter, cruiser, "rebels")
-    assert response.status_code == 400
-    assert "Choose a vehicle or starship from the list" in response.content.decode()
+    response = client.post(
+        reverse("encounters:add", args=[encounter.campaign_id, encounter.pk]),
+        {
+            "which": "craft",
+            "cr-craft": cruiser.pk,
+            "cr-side": "rebels",
+            "cr-count": 1,
+            "cr-crew_code": "4D",
+        },
+    )
+    assert response.status_code == 302
+    ship = _state(encounter).combatant(f"craft-{cruiser.pk}")
+    assert ship.scale == Scale.CAPITAL and ship.craft.kind == "starship"
+    assert ship.craft.piloting == "capital ship piloting"
 
 
 def test_a_squadron_of_copies_flies_on_its_crew_code(client, hangar):
@@ -701,3 +712,32 @@ def test_v6_a_starfighter_gun_at_a_character_counts_only_dice_of_3_or_less(hanga
         hangar, _craft(Scale.STARFIGHTER, "a", "fighter"), hunter, [5, 2, 3, 6] + [1] * 20
     )
     assert events["attack"]["attack_total"] == 5  # V6: 5, 2, 3, 6 with cap 3: 2 + 3
+
+
+@pytest.mark.parametrize("preset, bonus", [(None, 10), ("house", 12)], ids=["UPG", "HOUSE"])
+def test_v31_a_speeder_firing_at_a_capital_ship_adds_the_adjusted_modifier(hangar, preset, bonus):
+    """V31, second half: a speeder fires at a capital ship: +10D to hit ([HOUSE] +12D)."""
+    from rules.encounter import (
+        AddCombatant,
+        Attack,
+        ChooseOrder,
+        DeclareActions,
+        EncounterState,
+        ResolveAttack,
+    )
+    from rules.ruleset import RuleSet
+
+    ruleset = RuleSet.preset(preset) if preset else RuleSet()
+    speeder = _craft(Scale.SPEEDER, "a", "speeder")
+    cruiser = _craft(Scale.CAPITAL, "b", "cruiser")
+    state = EncounterState(phase="order", initiative_winner="a")
+    steps = [(AddCombatant(c), []) for c in (speeder, cruiser)]
+    steps += [(ChooseOrder("a", first=True), [])]
+    steps += [(DeclareActions(speeder.id, 1), [])]
+    steps += [(Attack(speeder.id, cruiser.id, difficulty=10, gun=0), [])]
+    steps += [(ResolveAttack(), [2] * 80)]
+    encounter, _ = _service_fight(hangar[0], ruleset, state, steps)
+    step = encounter.steps.order_by("-number").first()
+    attack = next(e for e in step.events if e["kind"] == "attack")
+    rolled = attack["rolls"][0][1]
+    assert len(rolled["normal"]) + len(rolled["wild"]) == 2 + 2 + bonus  # crew + fire control

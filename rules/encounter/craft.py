@@ -312,11 +312,9 @@ def craft_part_from_stats(
     """A campaign craft's stat block as the encounter keeps it: its vehicle or starship codes,
     each weapon as a gun in the stat block's order (its arc text read by :func:`parse_arcs`;
     a weapon without a damage code, such as a tractor beam, keeps its place and does no
-    damage)."""
-    if stats.kind not in _KINDS:
-        raise EncounterError(
-            f"{stats.name} is a capital ship: fleet actions fight capital ships, not encounters"
-        )
+    damage). A capital ship fights as a starship at its own scale (Second Edition damages
+    capital ships on the starship chart; the Rules Companion's capital template is the fleet
+    action's, :mod:`rules.fleet`)."""
     kind: CraftKindName = "vehicle" if stats.kind == "vehicle" else "starship"
     guns = tuple(
         CraftGun(
