@@ -13,26 +13,13 @@ from characters.craft_models import Craft
 from characters.tests.factories import CharacterFactory, SkillFactory
 from encounters import views
 from rules.dice import DieCode, FixedDice, SeededDice
+from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, log_in, new_stat_block, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a-long-test-password-42"
 SHOTS = Path("/work/notes/shots/issue18")
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
-DESKTOP = {"width": 1280, "height": 900}
 scene_dice: dict = {}
 """The dice the steps roll: seeded, replaced by fixed faces where a step must land."""
-
-
-def log_in(browser, base, user, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    return page
 
 
 def shot(page, name):
@@ -42,31 +29,6 @@ def shot(page, name):
 def no_overflow(page):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"page is {width}px wide"
-
-
-def new_stat_block(gm, base, campaign, *, name, hull, shields, weapons, owner, piloting, crew=""):
-    gm.goto(f"{base}/campaigns/{campaign.pk}/craft/")
-    gm.get_by_role("link", name="New stat block").click()
-    gm.get_by_label("Name", exact=True).fill(name)
-    gm.get_by_label("Kind", exact=True).select_option("starship")
-    gm.get_by_label("Scale", exact=True).select_option("starfighter")
-    gm.get_by_label("Piloting skill").select_option(piloting)
-    gm.get_by_label("Maneuverability").fill("2D")
-    gm.get_by_label("Hull / body strength").fill(hull)
-    if shields:
-        gm.get_by_label("Shields", exact=True).fill(shields)
-    gm.get_by_label("Weapons").fill(weapons)
-    gm.get_by_label("Owned by").select_option(owner)
-    gm.get_by_role("button", name="Add").click()
-    expect(gm.get_by_role("heading", name=name)).to_be_visible()
-
-
-def crew(gm, title, character):
-    gm.get_by_label(f"Crew member for {title}").select_option(str(character.pk))
-    gm.locator("tr", has=gm.get_by_label(f"Crew member for {title}")).get_by_role(
-        "button", name="Set"
-    ).click()
-    expect(gm.get_by_text("Crew station updated.")).to_be_visible()
 
 
 @pytest.fixture
@@ -106,8 +68,8 @@ def test_a_whole_scene_freighter_against_a_tie_squadron(scene, live_server, brow
         owner="party",
         piloting="space transports",
     )
-    crew(gm, "Pilot", han)
-    crew(gm, "Gunner: Quad laser", chewie)
+    seat(gm, "Pilot", han)
+    seat(gm, "Gunner: Quad laser", chewie)
     shot(gm, "01-ship-sheet-desktop")
     new_stat_block(
         gm,

@@ -20,7 +20,7 @@ from encounters import views
 from rules import roll
 from rules.craft import CraftState
 from rules.dice import DieCode, FixedDice, SeededDice
-from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, log_in
+from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, log_in, new_stat_block, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path("/work/notes/shots/issue18")
@@ -33,31 +33,6 @@ ATTACK = [5, 5, 5, 5, 5, 4]  # the TIE: crew 4D + fire control 2D = 29 against t
 DAMAGE = [4, 4, 4, 4, 4]  # laser cannons 5D = 20
 HULL = [3, 3, 2, 2]  # hull 4D = 10: a margin of 10, heavily damaged [2E-STD 9-12]
 TABLE = [1]  # the heavy table's 1: -2D maneuverability
-
-
-def _new_stat_block(gm, base, campaign, *, name, hull, shields, weapons, owner, piloting):
-    gm.goto(f"{base}/campaigns/{campaign.pk}/craft/")
-    gm.get_by_role("link", name="New stat block").click()
-    gm.get_by_label("Name", exact=True).fill(name)
-    gm.get_by_label("Kind", exact=True).select_option("starship")
-    gm.get_by_label("Scale", exact=True).select_option("starfighter")
-    gm.get_by_label("Piloting skill").select_option(piloting)
-    gm.get_by_label("Maneuverability").fill("2D")
-    gm.get_by_label("Hull / body strength").fill(hull)
-    if shields:
-        gm.get_by_label("Shields", exact=True).fill(shields)
-    gm.get_by_label("Weapons").fill(weapons)
-    gm.get_by_label("Owned by").select_option(owner)
-    gm.get_by_role("button", name="Add").click()
-    expect(gm.get_by_role("heading", name=name)).to_be_visible()
-
-
-def _crew(gm, title, character):
-    gm.get_by_label(f"Crew member for {title}").select_option(str(character.pk))
-    gm.locator("tr", has=gm.get_by_label(f"Crew member for {title}")).get_by_role(
-        "button", name="Set"
-    ).click()
-    expect(gm.get_by_text("Crew station updated.")).to_be_visible()
 
 
 def test_droid_then_a_crewed_freighter_hit_by_a_starfighter(live_server, browser, monkeypatch):
@@ -102,7 +77,7 @@ def test_droid_then_a_crewed_freighter_hit_by_a_starfighter(live_server, browser
 
     # --- The GM types the party's freighter and a TIE, and crews the freighter ---------------
     gm = log_in(browser, base, campaign.created_by, DESKTOP)
-    _new_stat_block(
+    new_stat_block(
         gm,
         base,
         campaign,
@@ -113,10 +88,10 @@ def test_droid_then_a_crewed_freighter_hit_by_a_starfighter(live_server, browser
         owner="party",
         piloting="space transports",
     )
-    _crew(gm, "Pilot", han)
-    _crew(gm, "Gunner: Quad laser", chewie)
+    seat(gm, "Pilot", han)
+    seat(gm, "Gunner: Quad laser", chewie)
     gm.screenshot(path=str(SHOTS / "ship-crewed-desktop.png"), full_page=True)
-    _new_stat_block(
+    new_stat_block(
         gm,
         base,
         campaign,
