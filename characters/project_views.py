@@ -225,6 +225,37 @@ class StartForm(forms.Form):
             raise forms.ValidationError("A die code like 4D+1.") from None
 
 
+def _page(
+    request, membership, subject, form, start_form, make, *, bound, posted, refusal, status, **extra
+):
+    """The quote page of an item or a craft: the quote of the form's request (when it asks for
+    one), the refusal or the form's errors with a 400, the start form and the projects."""
+    quote = None
+    if bound and form.is_valid():
+        quote, refused = _quote(form, make)
+        refusal = refusal or refused
+    elif bound:
+        status = 400
+    if refusal:
+        status = 400
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "subject": subject,
+        "back": subject.get_absolute_url(),
+        "form": form,
+        "start_form": start_form,
+        "start_errors": _errors(start_form) if posted else [],
+        "quote": quote,
+        "shown": present(quote) if quote is not None else None,
+        "refusal": refusal,
+        "form_errors": _errors(form) if bound else [],
+        "ruleset": membership.campaign.ruleset,
+        **extra,
+    }
+    return _render(request, context, status)
+
+
 def _workers(membership, craft) -> list[Character]:
     """Who may work on the craft: the GM picks any character; a player one of his own."""
     rows = Character.objects.filter(campaign_id=craft.campaign_id).order_by("name", "pk")
@@ -277,7 +308,7 @@ def item_quote(request, campaign_id, character_id):
         item = form.items[args.pop("item")]
         return quote_item(item, args.pop("stat"), ruleset=ruleset, **args)
 
-    quote, refusal, status = None, "", 200
+    refusal, status = "", 200
     if posted:
         refusal, started = _start(
             request,
@@ -295,31 +326,21 @@ def item_quote(request, campaign_id, character_id):
             url = reverse("characters:item_quote", args=[campaign_id, character.pk])
             return redirect(f"{url}?item={form.cleaned_data['item']}")
         status = 400
-    if bound and form.is_valid():
-        quote, refused = _quote(form, make)
-        refusal = refusal or refused
-    elif bound:
-        status = 400
-    if refusal:
-        status = 400
-    context = {
-        "campaign": membership.campaign,
-        "membership": membership,
-        "subject": character,
-        "back": character.get_absolute_url(),
-        "form": form,
-        "start_form": start_form,
-        "start_errors": _errors(start_form) if posted else [],
-        "quote": quote,
-        "shown": present(quote) if quote is not None else None,
-        "refusal": refusal,
-        "form_errors": _errors(form) if bound else [],
-        "ruleset": ruleset,
-        "empty": not items,
-        "empty_words": f"{character.name} has no weapon or armour to improve.",
-        "projects": character_projects(character.pk),
-    }
-    return _render(request, context, status)
+    return _page(
+        request,
+        membership,
+        character,
+        form,
+        start_form,
+        make,
+        bound=bound,
+        posted=posted,
+        refusal=refusal,
+        status=status,
+        empty=not items,
+        empty_words=f"{character.name} has no weapon or armour to improve.",
+        projects=character_projects(character.pk),
+    )
 
 
 @login_required
@@ -349,7 +370,7 @@ def craft_quote(request, campaign_id, craft_id):
     def make(args):
         return quote_craft(craft, args.pop("stat"), ruleset=ruleset, **args)
 
-    quote, refusal, status = None, "", 200
+    refusal, status = "", 200
     if posted:
         refusal, started = _start(
             request,
@@ -367,29 +388,19 @@ def craft_quote(request, campaign_id, craft_id):
             messages.success(request, "The project has started: the job works on it each day.")
             return redirect("characters:craft_quote", campaign_id, craft.pk)
         status = 400
-    if bound and form.is_valid():
-        quote, refused = _quote(form, make)
-        refusal = refusal or refused
-    elif bound:
-        status = 400
-    if refusal:
-        status = 400
-    context = {
-        "campaign": membership.campaign,
-        "membership": membership,
-        "subject": craft,
-        "back": craft.get_absolute_url(),
-        "form": form,
-        "start_form": start_form,
-        "start_errors": _errors(start_form) if posted else [],
-        "quote": quote,
-        "shown": present(quote) if quote is not None else None,
-        "refusal": refusal,
-        "form_errors": _errors(form) if bound else [],
-        "ruleset": ruleset,
-        "projects": craft_projects(craft.pk),
-    }
-    return _render(request, context, status)
+    return _page(
+        request,
+        membership,
+        craft,
+        form,
+        start_form,
+        make,
+        bound=bound,
+        posted=posted,
+        refusal=refusal,
+        status=status,
+        projects=craft_projects(craft.pk),
+    )
 
 
 @login_required
