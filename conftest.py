@@ -71,3 +71,16 @@ def needs_services():
     if REQUIRE_SERVICES and not present:
         raise RuntimeError("make test must provide DATABASE_URL and REDIS_URL")
     return pytest.mark.skipif(not present, reason="needs PostgreSQL and Redis (run make test)")
+
+
+@pytest.fixture
+def eager():
+    """Celery runs tasks at once, in the test's process (``make run``'s embedded mode), for the
+    test's length: an advance or a restore finishes inside the request that asks for it."""
+    from characters.tasks import advance_time  # the project's Celery app, once Django is set up
+
+    app = advance_time.app
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before

@@ -45,6 +45,7 @@ from characters.models import (
     TraitUse,
 )
 from characters.month_end import posts_at_month_end
+from characters.schools import earn_cp
 from characters.services import LedgerError, change_balance, lift_skills_with_attributes
 from rules import DieCode, FixedDice, RulesError, RuleSet, SeededDice, SystemDice, roll
 from rules.advancement import (
@@ -1175,6 +1176,7 @@ def award_all(
             raise AdvancementError("every character awarded must belong to this campaign")
         for award in sorted(checked, key=lambda a: a.character_id):
             character = characters[award.character_id]
+            earned = 0  # CP earned so far in this award: half of them repay a school debt
             for currency, amount, reason in (
                 (cp_slot, award.cp, award.reason),
                 (cp_slot, award.kill_bonus, f"Kill bonus: {award.reason}"),
@@ -1183,7 +1185,14 @@ def award_all(
             ):
                 if not amount:
                     continue
-                entry = change_balance(character, currency, amount, reason, actor)
+                repaid = None
+                if currency == cp_slot:
+                    got = earn_cp(
+                        character, amount, reason, actor, currency=cp_slot, earned_before=earned
+                    )
+                    entry, repaid, earned = got.entry, got, earned + amount
+                else:
+                    entry = change_balance(character, currency, amount, reason, actor)
                 line = {
                     "character_id": character.pk,
                     "character": character.name,
@@ -1204,6 +1213,12 @@ def award_all(
                         f"{character.name} will hold {held} CP once the pending points are "
                         f"posted, above the {cap} CP slot cap; only points earned while gaming "
                         "may be there beyond it"
+                    )
+                if repaid is not None and repaid.repaid:
+                    line["repaid"] = repaid.repaid
+                    line["note"] = (f"{line['note']}; " if line["note"] else "") + (
+                        f"{character.name} repays {repaid.repaid} CP of school debt (half of "
+                        f"the CP earned); {repaid.still_owed} CP still owed"
                     )
                 lines.append(line)
     return lines

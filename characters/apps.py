@@ -13,7 +13,9 @@ class CharactersConfig(AppConfig):
         from characters.backup import PARTS
         from characters.craft_backup import PARTS as CRAFT_PARTS
         from characters.project_backup import PARTS as PROJECT_PARTS
+        from characters.school_backup import PARTS as SCHOOL_PARTS
 
         register(*PARTS)
         register(*CRAFT_PARTS)
         register(*PROJECT_PARTS)
+        register(*SCHOOL_PARTS)

@@ -55,6 +55,39 @@ def _stun_state(value: Any, loader: Loader) -> Any:
     return value
 
 
+_CRITICAL_KEYS = {
+    "table",
+    "roll",
+    "name",
+    "words",
+    "from_day",
+    "deadline_day",
+    "permanent",
+    "healed_day",
+    "treated_day",
+}
+
+
+def _criticals(value: Any, loader: Loader) -> Any:
+    """[HOUSE] critical injuries carried on the sheet (characters.healing.carry_criticals)."""
+    if not isinstance(value, list) or len(value) > 100:
+        raise Problem("criticals: a list of at most 100 critical injuries")
+    for c in value:
+        if not isinstance(c, dict) or not {"table", "name"} <= set(c) <= _CRITICAL_KEYS:
+            raise Problem(f"criticals: each is an object with the keys {sorted(_CRITICAL_KEYS)}")
+        if c["table"] not in ("wounded", "wounded_twice", "incapacitated", "mortally_wounded"):
+            raise Problem(f"criticals: no critical table {c['table']!r}")
+        if not isinstance(c["name"], str) or not isinstance(c.get("words", ""), str):
+            raise Problem("criticals: the name and words are text")
+        for key in ("roll", "from_day", "deadline_day", "healed_day", "treated_day"):
+            v = c.get(key)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                raise Problem(f"criticals: {key} is a whole number ≥ 0 or null")
+        if not isinstance(c.get("permanent", False), bool):
+            raise Problem("criticals: permanent is true or false")
+    return value
+
+
 def _droid_design(value: Any, loader: Loader) -> Any:
     """A droid's building record as the engine reads and the rules allow it (null for an
     organic character)."""
@@ -280,13 +313,18 @@ CHARACTERS = Table(
         *BALANCES,
         "wound_level",
         "stun_state",
+        "criticals",
         "background",
         "personality",
         "notes",
         "created_at",
     ),
     codes=ATTRIBUTES,
-    json={"stun_state": JsonRule(into=_stun_state), "droid_design": JsonRule(into=_droid_design)},
+    json={
+        "stun_state": JsonRule(into=_stun_state),
+        "droid_design": JsonRule(into=_droid_design),
+        "criticals": JsonRule(into=_criticals),
+    },
     children={
         "skills": Table(
             Skill,

@@ -4,8 +4,10 @@ adventure (CP awards to every character at once) and "advance N days" with its p
 Every member sees the calendar; only a GM acts on it. The advance runs as a job
 (:func:`characters.downtime.start_advance`); the page polls its :class:`TimeAdvance` row once
 a second while it runs (``#advance``; an unchanged poll is a ``204``) and shows the report,
-every roll included, when it ends. Refusals come back as the form with its errors (a 400),
-in place for HTMX, and change nothing."""
+every roll included, grouped by character, when it ends (each player reads his own
+characters' lines: :mod:`characters.report_views`, which also lists every past advance).
+Refusals come back as the form with its errors (a 400), in place for HTMX, and change
+nothing."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from characters.game_calendar import (
     start_adventure,
 )
 from characters.models import Advancement, Character, TimeAdvance
+from characters.report_views import report_context
 from rules.errors import RulesError
 
 UNDER_WAY = (TimeAdvance.Status.QUEUED, TimeAdvance.Status.RUNNING)
@@ -45,48 +48,6 @@ PAST_ADVENTURES = 20
 
 
 # --- Reading --------------------------------------------------------------------------------
-def _secret_ids(membership) -> set[int]:
-    """The secret NPCs a player must not learn of (none for a GM)."""
-    if membership.is_gm:
-        return set()
-    return set(
-        Character.objects.filter(
-            campaign_id=membership.campaign_id, kind=Character.Kind.NPC, secret=True
-        ).values_list("pk", flat=True)
-    )
-
-
-def _roll_view(data) -> dict | None:
-    """A stored roll (``Roll.to_json``) as ``includes/roll_dice.html`` reads it."""
-    if not isinstance(data, dict):
-        return None
-    return {"dice": data, "total": data.get("total")}
-
-
-def report_lines(advance: TimeAdvance | None, membership) -> list[dict]:
-    """The advance's report as the page shows it: a player does not see lines about secret
-    NPCs. Each attribute roll keeps both rolls and their dice."""
-    if advance is None:
-        return []
-    hidden = _secret_ids(membership)
-    lines = []
-    for line in advance.report or []:
-        if not isinstance(line, dict) or line.get("character_id") in hidden:
-            continue
-        roll = line.get("roll") if isinstance(line.get("roll"), dict) else None
-        words = line.get("words") if isinstance(line.get("words"), list) else []
-        lines.append(
-            {
-                **line,
-                "words": [w for w in words if isinstance(w, str)],
-                "character_roll": _roll_view(roll.get("character")) if roll else None,
-                "gamemaster_roll": _roll_view(roll.get("gamemaster")) if roll else None,
-                "attribute_roll": roll,
-            }
-        )
-    return lines
-
-
 def _advance_context(membership, advance: TimeAdvance | None) -> dict:
     campaign_id = membership.campaign_id
     url = reverse("characters:advance", args=[campaign_id])
@@ -97,7 +58,7 @@ def _advance_context(membership, advance: TimeAdvance | None) -> dict:
         "advance_poll_url": f"{url}?advance={advance.pk}&seen={_seen(advance)}" if advance else "",
         "advance_span": (advance.to_day - advance.from_day) if advance else 0,
         "advance_done_days": (advance.day_reached - advance.from_day) if advance else 0,
-        "report": report_lines(advance, membership) if advance and not running else [],
+        **report_context(None if running else advance, membership),
     }
 
 

@@ -362,7 +362,9 @@ def clear_damage(craft: Craft, key: str | None = None) -> None:
         locked = Craft.objects.select_for_update().select_related("campaign").get(pk=craft.pk)
         if key is None:
             locked.damage = None
-            locked.repairs.filter(status=RepairRequest.Status.OPEN).update(
+            locked.repairs.filter(
+                status__in=(RepairRequest.Status.OPEN, RepairRequest.Status.WORKING)
+            ).update(
                 status=RepairRequest.Status.CANCELLED,
                 note="the GM cleared the damage",
                 resolved_at=timezone.now(),
@@ -513,7 +515,9 @@ def request_repair(
                 f"not enough Credits: {payer.name} holds {payer.credits:,}, "
                 f"the repair costs {quote.cost:,}"
             )
-        if locked.repairs.filter(status=RepairRequest.Status.OPEN, entry=key).exists():
+        if locked.repairs.filter(
+            status__in=(RepairRequest.Status.OPEN, RepairRequest.Status.WORKING), entry=key
+        ).exists():
             raise CraftRefused("that damage already has an open repair request")
         request = RepairRequest.objects.create(
             craft=locked,

@@ -139,6 +139,7 @@ class RepairRequest(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
+        WORKING = "working", "Under way"
         DONE = "done", "Repaired"
         FAILED = "failed", "Failed"
         CANCELLED = "cancelled", "Cancelled"
@@ -178,6 +179,17 @@ class RepairRequest(models.Model):
     note = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    # As a downtime job (issue 19, characters.repair_jobs): null while it is rolled at the table.
+    pace = models.CharField(max_length=10, default="normal")
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text="A job's rolls come from this seed and the game day."
+    )
+    started_day = models.PositiveIntegerField(null=True, blank=True)
+    worked_through_day = models.IntegerField(
+        null=True, blank=True, help_text="The watermark: the last game day the job worked."
+    )
+    finished_day = models.PositiveIntegerField(null=True, blank=True)
+    rolls = models.JSONField(default=list, blank=True, help_text="A job's rolls with their dice.")
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_or_404
-from characters import craft_damage
+from characters import craft_damage, repair_jobs
 from characters.access import visible_characters
 from characters.craft_forms import (
     CatalogueAddForm,
@@ -217,6 +217,7 @@ def _damage_context(membership, craft: Craft, stations) -> dict:
             repair.default_number = craft_damage.default_difficulty_number(
                 repair.difficulty, ruleset=ruleset
             )
+    repair_jobs.annotate_repairs(membership, craft, repairs)  # issue 19: repairs as jobs
     speed = None
     if state.moves_lost:
         speed = craft_damage.lost_moves_status(state.moves_lost, ruleset=ruleset)

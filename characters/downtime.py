@@ -48,6 +48,8 @@ from characters.healing import heal_due
 from characters.models import TimeAdvance
 from characters.month_end import post_pending_cp
 from characters.projects import projects_due
+from characters.repair_jobs import repairs_due
+from characters.schools import schools_due
 
 logger = logging.getLogger(__name__)
 
@@ -61,11 +63,21 @@ day's transaction and must be idempotent per day (a day is redone whole after a 
 handler that finds its work already done returns nothing for it)."""
 
 
-HANDLERS: tuple[Handler, ...] = (complete_due, heal_due, projects_due, post_pending_cp)
+HANDLERS: tuple[Handler, ...] = (
+    complete_due,
+    schools_due,
+    heal_due,
+    projects_due,
+    repairs_due,
+    post_pending_cp,
+)
 """Every downtime handler, run in this order for each day of an advance: the trainings that
-end (:func:`characters.advancement.complete_due`), healing over the day that ended
-(:func:`characters.healing.heal_due`), then, on a month's end, the [HOUSE] pending CP posted
-(:func:`characters.month_end.post_pending_cp`); improvement projects and schools go here next."""
+end (:func:`characters.advancement.complete_due`), the [HOUSE] schools that are over
+(:func:`characters.schools.schools_due`), healing over the day that ended
+(:func:`characters.healing.heal_due`), the improvement projects' work
+(:func:`characters.projects.projects_due`), the repairs of craft and droids
+(:func:`characters.repair_jobs.repairs_due`), then, on a month's end, the [HOUSE] pending CP posted
+(:func:`characters.month_end.post_pending_cp`)."""
 
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
 """How long the GM's click waits for a broker that does not answer: about two seconds."""

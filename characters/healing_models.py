@@ -74,6 +74,10 @@ class HealingEvent(models.Model):
         BACTA_TIME = "bacta_time", "Into a bacta tank"
         BACTA = "bacta", "Bacta treatment"
         GM = "gm", "GM's decision"
+        MEDPAC = "medpac", "Medpac"
+        ACCELERATE = "accelerate", "Accelerate Healing"
+        ACTIVITY = "activity", "Activity"
+        CRITICAL = "critical", "Critical injury"
 
     character = models.ForeignKey(
         "characters.Character", on_delete=models.CASCADE, related_name="healing_events"

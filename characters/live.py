@@ -57,8 +57,11 @@ def versions(campaign_id: int) -> dict[str, int]:
         if key not in found:
             # A fresh start (or an emptied cache): begin at the clock, so no version a client
             # held before can come round again.
-            cache.add(key, time.time_ns() // 1000)
-            found[key] = cache.get(key)
+            now = time.time_ns() // 1000
+            cache.add(key, now)
+            # A cache that is down answers nothing: a fresh version each time, so every poll
+            # re-renders (slower, still right) until it is back.
+            found[key] = cache.get(key, now)
         result[scope] = int(found[key])
     return result
 

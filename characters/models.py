@@ -56,6 +56,7 @@ class Currency(models.TextChoices):
     DSP = "dsp", "Dark Side Points"
     PENDING_CP = "pcp", "Pending CP"
     CREDITS = "credits", "Credits"
+    CP_OWED = "owed", "CP owed"
 
 
 class Character(models.Model):
@@ -120,6 +121,20 @@ class Character(models.Model):
         "the month's end (characters.month_end).",
     )
     credits = models.PositiveIntegerField(default=0)
+    cp_owed = models.PositiveIntegerField(
+        default=0,
+        db_default=0,
+        help_text="[HOUSE] school debt in Character Points (at most 100); half of every CP "
+        "earned repays it (characters.schools).",
+    )
+
+    criticals = models.JSONField(
+        default=list,
+        blank=True,
+        db_default=[],
+        help_text="[HOUSE] critical injuries carried on the sheet: [{table, roll, name, words, "
+        "from_day, deadline_day, permanent, healed_day}] (characters.healing).",
+    )
 
     # Injuries: the engine's rules.injuries.WoundState, split in two (Character.wound_state).
     wound_level = models.CharField(
@@ -207,6 +222,7 @@ BALANCE_FIELDS = {
     Currency.DSP: "dark_side_points",
     Currency.PENDING_CP: "pending_cp",
     Currency.CREDITS: "credits",
+    Currency.CP_OWED: "cp_owed",
 }
 
 
@@ -598,3 +614,7 @@ from characters.healing_models import HealingCourse, HealingEvent  # noqa: E402,
 
 # Improvement projects as downtime jobs (issue 19).
 from characters.project_models import Project  # noqa: E402, F401
+from characters.repair_models import DroidRepair  # noqa: E402, F401
+
+# Downtime schools and droid repairs (issue 19).
+from characters.school_models import Enrolment, School  # noqa: E402, F401

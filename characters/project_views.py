@@ -32,7 +32,7 @@ from characters.projects import (
 )
 from characters.projects_quote import CRAFT_STATS, ITEM_STATS, QuoteRefused, quote_craft, quote_item
 from rules import DieCode, RulesError
-from rules.equipment import MINUTES_PER_DAY
+from rules.equipment import MINUTES_PER_DAY, ProjectState
 
 LABOUR = [("self", "Own work"), ("hired", "Hired (NPC) labour")]
 MULTIPLIERS = [("2", "Double the cost"), ("3", "Triple the cost")]
@@ -409,9 +409,17 @@ def project_change(request, campaign_id, project_id):
     """Pause, resume or abandon a project (the worker's player or the GM); back to the page
     the button was on."""
     membership = membership_or_404(request.user, campaign_id)
-    if not Project.objects.filter(pk=project_id, campaign=membership.campaign).exists():
+    project = (
+        Project.objects.select_related("character")
+        .filter(pk=project_id, campaign=membership.campaign)
+        .first()
+    )
+    if project is None:
         raise Http404("No such project")
     action = request.POST.get("action", "")
+    may = membership.is_gm or project.character.owner_id == membership.user_id
+    if action == "abandon" and may and request.POST.get("confirm") != "yes":
+        return _abandon_confirm(request, membership, project)
     try:
         project = change_project(campaign_id, project_id, actor=request.user, action=action)
     except ProjectError as exc:
@@ -426,3 +434,26 @@ def project_change(request, campaign_id, project_id):
         return redirect("characters:craft_quote", campaign_id, project.craft_id)
     url = reverse("characters:item_quote", args=[campaign_id, project.character_id])
     return redirect(f"{url}?item={project.item_id}")
+
+
+def _abandon_confirm(request, membership, project: Project):
+    """Abandoning asks first (a page of its own, so it works without JavaScript): what the
+    project holds and has spent, and what comes back; the form posts ``confirm=yes``."""
+    try:
+        state = ProjectState.from_json(project.state)
+        spent = (state.credits_spent, state.skill_points_spent)
+    except RulesError:
+        spent = (0, 0)
+    if project.craft_id is not None:
+        back = reverse("characters:craft_quote", args=[membership.campaign_id, project.craft_id])
+    else:
+        url = reverse("characters:item_quote", args=[membership.campaign_id, project.character_id])
+        back = f"{url}?item={project.item_id}"
+    context = {
+        "campaign": membership.campaign,
+        "project": project,
+        "credits_back": max(project.credits_held - spent[0], 0),
+        "cp_back": max(project.cp_held - spent[1], 0),
+        "back": back,
+    }
+    return render(request, "characters/project_abandon.html", context)

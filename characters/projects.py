@@ -243,38 +243,38 @@ def _give_back(project: Project, state: ProjectState, reason: str, actor=None) -
 # ---------------------------------------------------------------------------------------------
 # The job
 # ---------------------------------------------------------------------------------------------
+DAY_FIELDS = ["state", "status", "worked_through_day", "cp_held", "credits_held", "rolls", "note"]
+"""What a day's work changes on a project (:func:`_one_day`)."""
+
+
 def projects_due(
     campaign_id: int, day: int, *, seed: int, rng_for: RngFor = project_dice
 ) -> list[dict[str, Any]]:
     """The project work done as the campaign's date moves to ``day``: for each running project,
-    every day after its watermark, one at a time, each project in its own transaction.
+    every day after its watermark, one at a time, the projects locked together in id order.
     Returns one report line per roll (and per pause or refund), JSON-safe."""
     if isinstance(day, bool) or not isinstance(day, int) or day < 0:
         raise ProjectError("the game day must be a whole number, 0 or more")
-    pks = list(
-        Project.objects.filter(
-            campaign_id=campaign_id, status=Project.Status.RUNNING, worked_through_day__lt=day
-        )
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    if not pks:
-        return []
-    ruleset = Campaign.objects.only("rule_options").get(pk=campaign_id).ruleset
-    lines: list[dict[str, Any]] = []
-    for pk in pks:
-        with transaction.atomic():
-            project = (
-                Project.objects.select_for_update(of=("self",))
-                .select_related("character")
-                .filter(pk=pk)
-                .first()
+    with transaction.atomic():
+        # Every running project locked at once, in id order, and saved in one statement: a day
+        # with no roll due costs the same few queries however many projects are under way
+        # (bench/downtime.py); a roll, a charge or a finished step adds its own.
+        projects = list(
+            Project.objects.select_for_update(of=("self",))
+            .select_related("character")
+            .filter(
+                campaign_id=campaign_id, status=Project.Status.RUNNING, worked_through_day__lt=day
             )
-            if project is None:
-                continue
+            .order_by("pk")
+        )
+        if not projects:
+            return []
+        ruleset = Campaign.objects.only("rule_options").get(pk=campaign_id).ruleset
+        lines: list[dict[str, Any]] = []
+        for project in projects:
             while project.status == Project.Status.RUNNING and project.worked_through_day < day:
                 lines.extend(_one_day(project, project.worked_through_day + 1, ruleset, rng_for))
-            project.save()
+        Project.objects.bulk_update(projects, DAY_FIELDS)
     return lines
 
 

@@ -13,6 +13,9 @@ from characters import (
     live,
     log,
     project_views,
+    repair_views,
+    report_views,
+    school_views,
     trait_views,
     views,
     wizard,
@@ -34,6 +37,31 @@ character_patterns = [
     path("<id:character_id>/healing/bacta/", healing_views.bacta, name="healing_bacta"),
     path("<id:character_id>/healing/cp/", healing_views.healing_cp, name="healing_cp"),
     path("<id:character_id>/healing/decide/", healing_views.decide_death, name="healing_decide"),
+    path("<id:character_id>/school/", school_views.character_school, name="character_school"),
+    path("<id:character_id>/healing/medpac/", healing_views.medpac, name="healing_medpac"),
+    path("<id:character_id>/healing/activity/", healing_views.activity, name="healing_activity"),
+    path(
+        "<id:character_id>/healing/accelerate/",
+        healing_views.accelerate,
+        name="healing_accelerate",
+    ),
+    # A droid's repair as a downtime job (issue 19).
+    path("<id:character_id>/repair/", repair_views.droid_repair, name="droid_repair"),
+    path(
+        "<id:character_id>/repair/start/",
+        repair_views.droid_repair_start,
+        name="droid_repair_start",
+    ),
+    path(
+        "<id:character_id>/repair/<id:job_id>/cancel/",
+        repair_views.droid_repair_cancel,
+        name="droid_repair_cancel",
+    ),
+    path(
+        "<id:character_id>/repair/<id:job_id>/resume/",
+        repair_views.droid_repair_resume,
+        name="droid_repair_resume",
+    ),
     path("<id:character_id>/improve/", advancement_views.improve, name="improve"),
     path("<id:character_id>/advancements/", advancement_views.advancements, name="advancements"),
     path("<id:character_id>/advancements/withdraw/", advancement_views.withdraw, name="withdraw"),
@@ -71,8 +99,26 @@ urlpatterns = [
     path("calendar/adventures/end/", calendar_views.adventure_end, name="adventure_end"),
     path("calendar/awards/", calendar_views.awards, name="awards"),
     path("calendar/advance/", calendar_views.advance, name="advance"),
+    # One report per advance: every past advance, each with its report (filtered per player).
+    path("calendar/advances/", report_views.advances, name="advances"),
+    path(
+        "calendar/advances/<id:advance_id>/",
+        report_views.advance_report,
+        name="advance_report",
+    ),
     path("calendar/traits/", trait_views.trait_uses, name="trait_uses"),
     path("advancements/", advancement_views.approvals, name="approvals"),
+    # [HOUSE] schools (issue 19): the GM's schools, enrolling (paid or owed), withdrawing.
+    path("schools/", school_views.schools, name="schools"),
+    path("schools/new/", school_views.school_new, name="school_new"),
+    path("schools/<id:school_id>/edit/", school_views.school_edit, name="school_edit"),
+    path("schools/<id:school_id>/open/", school_views.school_open, name="school_open"),
+    path("schools/<id:school_id>/enrol/", school_views.school_enrol, name="school_enrol"),
+    path(
+        "schools/enrolments/<id:enrolment_id>/withdraw/",
+        school_views.school_withdraw,
+        name="school_withdraw",
+    ),
     # Ships and vehicles (issue 18): the list, the GM's additions, the ship sheet and its crew.
     path("craft/", craft_views.craft_list, name="craft_list"),
     path("craft/add/", craft_views.craft_add, name="craft_add"),
@@ -95,6 +141,22 @@ urlpatterns = [
         "craft/<id:craft_id>/repairs/<id:repair_id>/cancel/",
         craft_views.craft_repair_cancel,
         name="craft_repair_cancel",
+    ),
+    # A repair worked in downtime (issue 19): start, stop (asks first), resume.
+    path(
+        "craft/<id:craft_id>/repairs/<id:repair_id>/job/",
+        repair_views.craft_repair_job,
+        name="craft_repair_job",
+    ),
+    path(
+        "craft/<id:craft_id>/repairs/<id:repair_id>/job/cancel/",
+        repair_views.craft_repair_job_cancel,
+        name="craft_repair_job_cancel",
+    ),
+    path(
+        "craft/<id:craft_id>/repairs/<id:repair_id>/job/resume/",
+        repair_views.craft_repair_job_resume,
+        name="craft_repair_job_resume",
     ),
     path("craft/<id:craft_id>/improve/", project_views.craft_quote, name="craft_quote"),
     path("projects/<id:project_id>/change/", project_views.project_change, name="project_change"),

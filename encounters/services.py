@@ -16,6 +16,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign
 from characters.craft_models import Craft
+from characters.healing import carry_criticals
 from characters.models import Character, DiceRoll, Item
 from characters.services import LedgerError, change_balance
 from encounters.combatants import character_id_of
@@ -343,11 +344,16 @@ def _aftermath(encounter: Encounter) -> None:
     characters = Character.objects.select_for_update().filter(
         campaign_id=encounter.campaign_id, pk__in=list(by_id)
     )
+    today = Campaign.objects.only("game_day").get(pk=encounter.campaign_id).game_day
     for character in characters:
         wounds = expire_stuns(by_id[character.pk].wounds, state.round, ruleset=ruleset)
         if wounds != character.wound_state:
             character.set_wound_state(wounds)
             character.save(update_fields=["wound_level", "stun_state", "updated_at"])
+        # [HOUSE] criticals carried to the sheet with their deadlines (characters.healing).
+        taken = [k.to_json() for k in by_id[character.pk].criticals]
+        if taken and carry_criticals(character, taken, day=today):
+            character.save(update_fields=["criticals", "updated_at"])
     medpacs: dict[int, int] = {}
     for step in encounter.steps.filter(command__type="first_aid"):
         healer = character_id_of(str(step.command.get("healer", "")))

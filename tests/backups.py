@@ -18,6 +18,7 @@ from characters.droid_builder import build_droid
 from characters.models import CreationDraft, Skill, TimeAdvance
 from characters.projects import start_project
 from characters.projects_quote import quote_craft
+from characters.schools import enrol_character, save_school
 from characters.services import change_balance, roll_trait
 from characters.skill_edits import gm_set_skill
 from encounters.combatants import combatant_for_character, combatants_for_craft, squadron
@@ -28,6 +29,7 @@ from encounters.models import StatBlock
 from encounters.services import apply_step, start_encounter
 from encounters.tests.helpers import fighter
 from rules import RuleSet, SeededDice
+from rules.advancement.schools import NCO_LEADERSHIP_I
 from rules.combat import ActionCount
 from rules.dice import DieCode, FixedDice
 from rules.droids import load_droid_templates
@@ -75,7 +77,21 @@ def rich_campaign():
     request_advancement(tala, "skill", "dodge", actor=gm, days=2)
     # Rook was wounded on the job: he rests, and the advance makes his healing roll (issue 19).
     rook.wound_level = "wounded"
-    rook.save(update_fields=["wound_level"])
+    # [HOUSE] a critical injury carried from the fight (issue 19: characters.healing).
+    rook.criticals = [
+        {
+            "table": "wounded",
+            "roll": 8,
+            "name": "Dazed",
+            "words": "cannot take multiple actions in a round",
+            "from_day": 0,
+            "deadline_day": None,
+            "permanent": False,
+            "healed_day": None,
+            "treated_day": None,
+        }
+    ]
+    rook.save(update_fields=["wound_level", "criticals"])
     advance = TimeAdvance.objects.create(
         campaign=campaign, from_day=0, to_day=4, day_reached=0, seed=7, requested_by=gm
     )
@@ -93,6 +109,18 @@ def rich_campaign():
         note="past the patrol",
         rng=SeededDice(3),
     )
+    # [HOUSE] a school (issue 19): Rook enrols owing its price; half the award repays it.
+    school = save_school(
+        campaign.pk,
+        actor=gm,
+        name=NCO_LEADERSHIP_I.name,
+        weeks=NCO_LEADERSHIP_I.weeks,
+        cp_cost=NCO_LEADERSHIP_I.cp_cost,
+        bonuses=NCO_LEADERSHIP_I.bonuses,
+        instructor="Lt. Norva",
+        restrictions="Enlisted only",
+    )
+    enrol_character(campaign.pk, school.pk, rook.pk, actor=gm, pay=0)
     award_all(campaign, [{"character_id": rook.pk, "reason": "Flew us out", "cp": 3}], actor=gm)
     gm_set_skill(rook, actor=gm, name="sneak", code="3D+1", attribute="perception", kind="skill")
     CreationDraft.objects.create(

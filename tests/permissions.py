@@ -380,6 +380,45 @@ ROWS: list[Row] = [
         player=403,
         gm=302,
     ),
+    # A repair worked in downtime (issue 19): the party's open repair, the player's character at
+    # the engineer station; the owner or a party member (the player) or the GM starts it. The
+    # scenario's repair is open, not under way: stopping or resuming it is refused (400).
+    Row(
+        "characters:craft_repair_job",
+        "post",
+        args=("campaign", "craft", "repair"),
+        player=302,
+        gm=302,
+        data={"pace": "normal"},
+    ),
+    Row(
+        "characters:craft_repair_job",
+        "post",
+        args=("campaign", "others_craft", "repair"),
+        player=404,
+        gm=404,
+        data={"pace": "normal"},
+    ),
+    Row(
+        "characters:craft_repair_job_cancel",
+        args=("campaign", "craft", "repair"),
+        player=400,
+        gm=400,
+    ),
+    Row(
+        "characters:craft_repair_job_cancel",
+        "post",
+        args=("campaign", "craft", "repair"),
+        player=400,
+        gm=400,
+    ),
+    Row(
+        "characters:craft_repair_job_resume",
+        "post",
+        args=("campaign", "craft", "repair"),
+        player=400,
+        gm=400,
+    ),
     # A craft's travel and movement (issue 18): everyone reads it; the pilot's movement roll
     # and a navigator's astrogation by that character's player or the GM (another player: 403).
     Row("characters:craft_travel", args=("campaign", "craft")),
@@ -485,6 +524,48 @@ ROWS: list[Row] = [
     # puts his own character in a bacta tank and sets his CP per healing roll. The scenario's
     # characters are unhurt, so bacta is refused with the reason (400); only a GM decides a
     # flagged death (there is none: 400).
+    # A droid's repair panel (issue 19): every member who sees the sheet sees it; the
+    # scenario's characters are not droids, so a start is refused with the reason (400), on
+    # another player's character 403 for the player; there is no droid repair to stop (404).
+    Row("characters:droid_repair", args=("campaign", "character")),
+    Row("characters:droid_repair", args=("campaign", "character"), headers=HX),
+    Row("characters:droid_repair", args=("campaign", "secret_npc"), player=404),
+    Row(
+        "characters:droid_repair_start",
+        "post",
+        args=("campaign", "character"),
+        player=400,
+        gm=400,
+        data={"engineer": "{character}", "pace": "normal"},
+    ),
+    Row(
+        "characters:droid_repair_start",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=400,
+        data={"pace": "normal"},
+    ),
+    Row(
+        "characters:droid_repair_cancel",
+        args=("campaign", "character", "repair"),
+        player=404,
+        gm=404,
+    ),
+    Row(
+        "characters:droid_repair_cancel",
+        "post",
+        args=("campaign", "others_character", "repair"),
+        player=403,
+        gm=404,
+    ),
+    Row(
+        "characters:droid_repair_resume",
+        "post",
+        args=("campaign", "character", "repair"),
+        player=404,
+        gm=404,
+    ),
     Row("characters:healing", args=("campaign", "character")),
     Row("characters:healing", args=("campaign", "others_character")),
     Row("characters:healing", args=("campaign", "character"), headers=HX),
@@ -528,6 +609,90 @@ ROWS: list[Row] = [
         gm=400,
         data={"decision": "confirm"},
     ),
+    # Medpacs, activity and [RC] Accelerate Healing between fights (issue 19): the unhurt
+    # scenario characters have nothing a medpac heals (400, with the reason); the activity is
+    # his player's or a GM's; only a GM marks Accelerate Healing (a 2E campaign: 400).
+    Row(
+        "characters:healing_medpac",
+        "post",
+        args=("campaign", "character"),
+        player=400,
+        gm=400,
+        data={"aider": "{character}"},
+    ),
+    Row(
+        "characters:healing_medpac",
+        "post",
+        args=("campaign", "others_character"),
+        player=400,  # his own medic may treat a companion: unhurt, nothing to heal
+        gm=400,
+        data={"aider": "{character}"},
+    ),
+    Row(
+        "characters:healing_activity",
+        "post",
+        args=("campaign", "character"),
+        player=302,
+        gm=302,
+        data={"activity": "easy"},
+    ),
+    Row(
+        "characters:healing_activity",
+        "post",
+        args=("campaign", "others_character"),
+        player=403,
+        gm=302,
+        data={"activity": "easy"},
+    ),
+    Row(
+        "characters:healing_accelerate",
+        "post",
+        args=("campaign", "character"),
+        player=403,
+        gm=400,
+    ),
+    # [HOUSE] schools (issue 19): every member sees the page and a sheet's "At school" line;
+    # only a GM defines, edits, closes (a player: 403). The scenario's campaign is not under
+    # the House Rules, so the GM's new school is refused with the reason (400); it has no
+    # school or enrolment, so the rest are 404s for members (the campaign's id stands in).
+    Row("characters:schools", args=("campaign",)),
+    Row("characters:schools", args=("campaign",), headers=HX),
+    Row(
+        "characters:school_new",
+        "post",
+        args=("campaign",),
+        player=403,
+        gm=400,
+        data={"name": "NCO", "weeks": 3, "cp_cost": 5, "bonuses": "Perception: command +2"},
+    ),
+    Row("characters:school_edit", args=("campaign", "campaign"), player=403, gm=404),
+    Row(
+        "characters:school_edit",
+        "post",
+        args=("campaign", "campaign"),
+        player=403,
+        gm=404,
+        data={"name": "NCO", "weeks": 3, "cp_cost": 5, "bonuses": "Perception: command +2"},
+    ),
+    Row(
+        "characters:school_open",
+        "post",
+        args=("campaign", "campaign"),
+        player=403,
+        gm=404,
+        data={"open": "0"},
+    ),
+    Row(
+        "characters:school_enrol",
+        "post",
+        args=("campaign", "campaign"),
+        player=404,
+        gm=404,
+        data={"character": "{character}", "payment": "owe"},
+    ),
+    Row("characters:school_withdraw", "post", args=("campaign", "campaign"), player=404, gm=404),
+    Row("characters:character_school", args=("campaign", "character")),
+    Row("characters:character_school", args=("campaign", "others_character"), headers=HX),
     Row("characters:improve", args=("campaign", "character")),
     Row("characters:improve", args=("campaign", "others_character"), player=403),
     Row("characters:improve", "post", args=("campaign", "character"), data=IMPROVE),
@@ -620,6 +785,16 @@ ROWS: list[Row] = [
         player=403,
         gm=302,
         data={"days": 5, "from_day": 0},
+    ),
+    # Every advance of time and each one's report: any member (a player reads only his own
+    # characters' lines: characters/tests/test_advance_report.py); another campaign's is a 404.
+    Row("characters:advances", args=("campaign",)),
+    Row("characters:advance_report", args=("campaign", "time_advance")),
+    Row(
+        "characters:advance_report",
+        args=("campaign", "foreign_time_advance"),
+        player=404,
+        gm=404,
     ),
     # The GM ticks skills used in the adventure; the scenario has none (a tick is refused, 400).
     Row("characters:trait_uses", args=("campaign",), player=403),

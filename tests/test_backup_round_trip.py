@@ -18,6 +18,7 @@ from campaigns.backup import (
     restore_campaign,
 )
 from campaigns.models import Campaign, Membership
+from characters.craft_damage import request_repair
 from characters.craft_models import Craft, RepairRequest
 from characters.models import (
     Advancement,
@@ -28,6 +29,8 @@ from characters.models import (
     TimeAdvance,
     TraitUse,
 )
+from characters.repair_jobs import repairs_due, start_craft_repair, start_droid_repair
+from characters.repair_models import DroidRepair
 from encounters.combatants import character_id_of, craft_id_of
 from encounters.models import Encounter
 from tests.backups import differences, export_text, normalised, rich_campaign
@@ -43,9 +46,35 @@ def restored(text, importer="gm", **options):
     return restore_campaign(read_backup(text), importer=user(importer), **options)
 
 
+class _Ones:
+    """Dice that always show 1: every repair roll fails."""
+
+    def d6(self):
+        return 1
+
+
+def _repair_jobs(campaign):
+    """A craft repair under way in downtime with a day of rolls, and a droid repair under way
+    (issue 19, characters.repair_jobs)."""
+    gm = campaign.created_by
+    ship = Craft.objects.get(campaign=campaign, name="Corellian Corvette")
+    tala = Character.objects.get(campaign=campaign, name="Tala Voss")
+    request = request_repair(campaign.memberships.get(user=gm), ship, "maneuverability", payer=tala)
+    start_craft_repair(campaign.pk, request.pk, actor=gm, pace="rushed")
+    day = Campaign.objects.get(pk=campaign.pk).game_day + 1
+    repairs_due(campaign.pk, day, seed=1, rng_for=lambda seed, key: _Ones())
+    droid = Character.objects.get(campaign=campaign, name="R2-Q5")
+    Character.objects.filter(pk=droid.pk).update(wound_level="wounded")
+    start_droid_repair(
+        campaign.pk, droid.pk, actor=gm, engineer_id=tala.pk, cost="100", payer_id=tala.pk
+    )
+
+
 @pytest.fixture
 def original():
-    return rich_campaign()
+    campaign = rich_campaign()
+    _repair_jobs(campaign)
+    return campaign
 
 
 def test_export_import_export_gives_the_same_file(original):
@@ -65,8 +94,10 @@ def test_the_round_trip_campaign_has_a_record_in_every_part(original):
     assert any(c["skills"] and c["items"] for c in characters)
     assert any(c["powers"] for c in characters)
     assert any(c["healing"] and c["healing_events"] for c in characters)
+    assert any(c["criticals"] for c in characters)
     assert any(e["steps"] for e in parts["encounters"])
     assert any(entry["roll"] for entry in parts["ledger"])
+    assert any(school["enrolments"] for school in parts["schools"])
 
 
 def test_a_dropped_skill_makes_the_files_differ(original):
@@ -113,12 +144,34 @@ def test_the_restored_records_point_at_the_new_campaign(original):
     # (A craft's damage table and repair rolls are no character's trait: no "trait".)
     traits = {r.dice.get("trait") for r in DiceRoll.objects.filter(campaign=copy)}
     assert {t for t in traits if t and t.startswith("skill:")} <= skills
-    repair = RepairRequest.objects.get(craft__campaign=copy)
+    repair = RepairRequest.objects.get(craft__campaign=copy, status="failed")
     assert repair.roll.campaign_id == copy.pk and repair.engineer.campaign_id == copy.pk
     report = TimeAdvance.objects.get(campaign=copy).report
     assert {line["character_id"] for line in report} <= mine
     assert {line["advancement"] for line in report if "advancement" in line} == {advancement.pk}
     assert TraitUse.objects.filter(character__campaign=copy, adventure__campaign=copy).count() == 2
+
+
+def test_repair_jobs_come_back_under_way_with_their_rolls(original):
+    """A craft repair and a droid repair worked in downtime (issue 19)."""
+    copy = restored(export_text(original)).campaign
+    job = RepairRequest.objects.get(craft__campaign=copy, status="working")
+    before = RepairRequest.objects.get(craft__campaign=original, status="working")
+    assert (job.pace, job.seed, job.started_day, job.worked_through_day, job.rolls) == (
+        before.pace,
+        before.seed,
+        before.started_day,
+        before.worked_through_day,
+        before.rolls,
+    )
+    assert len(job.rolls) == 2 and job.engineer.campaign_id == copy.pk
+    droid_job = DroidRepair.objects.get(campaign=copy)
+    assert droid_job.droid.campaign_id == copy.pk and droid_job.droid.name == "R2-Q5"
+    assert (droid_job.status, droid_job.cost, droid_job.payer.campaign_id) == (
+        "working",
+        100,
+        copy.pk,
+    )
 
 
 def test_rolls_and_ledger_entries_keep_their_times(original):

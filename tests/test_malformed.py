@@ -78,6 +78,7 @@ from characters.forms_wizard import (
 )
 from characters.healing_views import BactaForm, DeathDecisionForm, HealingCPForm
 from characters.project_views import CraftQuoteForm, ItemQuoteForm
+from characters.school_forms import SchoolForm
 from characters.trait_views import TraitTickForm
 from characters.wizard import STEPS
 from encounters.fleet_forms import AddShipForm, NewFleetActionForm
@@ -229,6 +230,11 @@ def fields_by_url() -> dict[str, list[str]]:
         "characters:item_quote": [*_quote_names(ItemQuoteForm, items=[]), "skill"],
         "characters:craft_quote": [*_quote_names(CraftQuoteForm, weapons=()), "skill", "worker"],
         "characters:project_change": ["action"],
+        "characters:school_new": _names(SchoolForm),
+        "characters:school_edit": _names(SchoolForm),
+        "characters:school_open": ["open"],
+        "characters:school_enrol": ["character", "payment", "pay"],
+        "characters:school_withdraw": [],
         "characters:craft_travel": _travel_names(),
         "characters:craft_travel_move": _travel_names("move"),
         "characters:craft_long_run": ["speed", "minutes"],

@@ -19,7 +19,7 @@ from campaigns.tests.factories import (
 from characters.craft_damage import request_repair
 from characters.craft_models import Craft
 from characters.craft_services import catalogue, create_craft
-from characters.models import CreationDraft
+from characters.models import CreationDraft, TimeAdvance
 from characters.tests.factories import CharacterFactory, ItemFactory, NPCFactory
 from encounters import views as encounter_views
 from encounters.combatants import combatant_for_character
@@ -106,7 +106,19 @@ def scenario(db, monkeypatch):
         )
         for c in (campaign, elsewhere)
     )
+    # An advance of time of each campaign (its report holds a line about the player's character).
+    time_advance, foreign_time_advance = (
+        TimeAdvance.objects.create(
+            campaign=c, from_day=0, to_day=5, day_reached=5, seed=1, status="done", report=lines
+        )
+        for c, lines in (
+            (campaign, [{"day": 3, "character_id": character.pk, "character": character.name}]),
+            (elsewhere, []),
+        )
+    )
     return SimpleNamespace(
+        time_advance=time_advance.pk,
+        foreign_time_advance=foreign_time_advance.pk,
         fleet=fleet.pk,
         foreign_fleet=foreign_fleet.pk,
         draft=draft.pk,

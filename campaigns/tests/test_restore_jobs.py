@@ -21,7 +21,6 @@ from campaigns.models import Campaign, Membership, RestoreJob, RestoreUpload
 from campaigns.tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-celery_app = tasks.restore_backup.app
 
 
 class Publisher:
@@ -42,14 +41,6 @@ def broker(monkeypatch):
     publisher = Publisher()
     monkeypatch.setattr(tasks.restore_backup, "apply_async", publisher)
     return publisher
-
-
-@pytest.fixture
-def eager():
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
 
 
 @pytest.fixture

@@ -360,12 +360,15 @@ def test_running_an_unknown_advance_says_so(db):
 
 
 def test_the_default_handlers_complete_due_advancements():
-    # Then healing over days (characters/tests/test_healing_days.py) and the [HOUSE] pending
+    # Then the [HOUSE] schools that are over (characters/tests/test_schools.py), healing over
+    # days (characters/tests/test_healing_days.py), projects, repairs and the [HOUSE] pending
     # CP posted at the month's end (characters/tests/test_month_end.py).
     assert downtime.HANDLERS[0] is complete_due
     assert [h.__name__ for h in downtime.HANDLERS[1:]] == [
+        "schools_due",
         "heal_due",
         "projects_due",
+        "repairs_due",
         "post_pending_cp",
     ]
 

@@ -69,3 +69,53 @@ def test_H58_two_copies_of_the_same_day_at_once_make_one_event():
     assert list(HealingEvent.objects.values_list("day", "total")) == [(3, 7)]
     assert Character.objects.get(pk=hero.pk).wound_level == "none"
     assert HealingCourse.objects.get(character=hero).processed_through_day == 3
+
+
+class _SlowDice:
+    """Dice that wait (the rows locked) before the first face, then give ``faces``."""
+
+    def __init__(self, faces, locked=None, release=None):
+        self.faces, self.locked, self.release = list(faces), locked, release
+
+    def d6(self):
+        if self.locked is not None:
+            self.locked.set()
+            assert self.release.wait(30)
+            self.locked = None
+        return self.faces.pop(0)
+
+
+def test_two_medpacs_at_once_are_one_after_the_other_the_second_one_level_harder():
+    """Both players' medics reach for a medpac on the same patient at once: the second waits for
+    the first and counts it (Easy, then Moderate, H-45), never two Easy ones."""
+    from characters.healing import use_medpac
+    from characters.models import DiceRoll
+    from characters.tests.factories import SkillFactory
+
+    assert connection.vendor == "postgresql"
+    campaign = CampaignFactory()
+    hero = CharacterFactory(campaign=campaign, wound_level="wounded_twice")
+    medic = CharacterFactory(campaign=campaign, owner=hero.owner)
+    SkillFactory(character=medic, name="first aid", attribute="technical", code="2D")
+    locked, release = threading.Event(), threading.Event()
+    ten = [5, 5]  # 2D: 10, short of 12 (no lock-out)
+
+    def first():
+        rng = _SlowDice([6, 6, *ten], locked, release)  # Easy 12
+        return use_medpac(campaign.pk, hero.pk, actor=hero.owner, aider_id=medic.pk, rng=rng)
+
+    def second():
+        assert locked.wait(30)
+        threading.Timer(0.5, release.set).start()
+        rng = _SlowDice([4, 4, 4, *ten])  # Moderate (3D) 12
+        return use_medpac(campaign.pk, hero.pk, actor=hero.owner, aider_id=medic.pk, rng=rng)
+
+    one, two = _run(first, second)
+
+    assert not isinstance(one, Exception) and not isinstance(two, Exception), (one, two)
+    labels = [
+        r.dice["medpac"]["difficulty"].split(" ")[0]
+        for r in DiceRoll.objects.filter(character=medic).order_by("pk")
+    ]
+    assert labels == ["Easy", "Moderate"]
+    assert HealingEvent.objects.filter(character=hero, kind="medpac").count() == 2

@@ -584,7 +584,9 @@ def test_the_advance_report_shows_each_healing_roll_with_its_dice(monkeypatch, c
     )
 
     page = response.content.decode()
-    assert "Rook: Natural healing roll as day 3 ended: Wounded → Healthy" in page
+    # Under Rook's heading: the report groups its lines by character.
+    assert "Natural healing roll as day 3 ended: Wounded → Healthy" in page
+    assert page.index("Rook") < page.index("Natural healing roll as day 3 ended")
     assert "Strength 3D: 7; healed." in page
     assert page.count('class="die') >= 3
     assert level(hero) == "none"
@@ -598,3 +600,129 @@ def test_the_healing_panel_ids_do_not_clash_with_the_roll_panels(client):
     panel = client.get(url("healing", hero), HTTP_HX_REQUEST="true").content.decode()
     assert 'id="id_' not in panel  # the roll panel's form uses Django's default ids
     assert 'id="healing-cp"' in panel and 'id="healing-code"' in panel
+
+
+# --- Activity (H-57) and [RC] Accelerate Healing (H-59) through the job -------------------------
+def _pools(hero) -> list[tuple[int, str, int]]:
+    return [
+        (e.day, e.dice["strength"]["pool"], e.total)
+        for e in HealingEvent.objects.filter(character=hero, kind="natural").order_by("day", "n")
+    ]
+
+
+def _set_activity(campaign, hero, activity):
+    campaign.refresh_from_db()
+    healing.set_activity(campaign.pk, hero.pk, actor=hero.owner, activity=activity)
+
+
+def test_H57_active_from_day_1_rolls_on_day_3_with_2D(monkeypatch, campaign):
+    scripted(monkeypatch, {("natural", 3): [3, 4]})
+    hero = wounded(campaign)
+    _set_activity(campaign, hero, "active")  # day 0: the wound's day does not count (IH-17)
+
+    advance(campaign, 4)
+
+    assert _pools(hero) == [(3, "2D", 7)]
+    assert level(hero) == "none"
+
+
+def test_H57_easy_throughout_rolls_on_day_6_with_4D(monkeypatch, campaign):
+    script = scripted(monkeypatch, {("natural", 6): [1, 1, 2, 3]})
+    hero = wounded(campaign)
+    _set_activity(campaign, hero, "easy")
+
+    advance(campaign, 6)
+    assert _pools(hero) == []  # not on day 3: taking it easy doubles the interval
+    advance(campaign, 1)
+
+    assert _pools(hero) == [(6, "4D", 7)]
+    assert script.keys == ["natural:6:1"]
+
+
+def test_H57_rest_then_one_active_day_spoils_the_period(monkeypatch, campaign):
+    scripted(monkeypatch, {("natural", 3): [3, 4]})
+    hero = wounded(campaign)
+    _set_activity(campaign, hero, "rest")
+
+    advance(campaign, 3)  # days 0-2 ended at rest
+    _set_activity(campaign, hero, "active")  # day 3
+    advance(campaign, 1)
+
+    assert _pools(hero) == [(3, "2D", 7)]
+
+
+def test_an_activity_for_a_processed_day_cannot_be_entered(campaign):
+    hero = wounded(campaign)
+    course = healing.set_activity(campaign.pk, hero.pk, actor=hero.owner, activity="easy")
+    course.processed_through_day = 5
+    course.save()
+    with pytest.raises(HealingError, match="already been processed"):
+        healing.set_activity(campaign.pk, hero.pk, actor=hero.owner, activity="rest")
+
+
+@pytest.mark.parametrize("bad", ["", "sleep", "REST", "rest\x00"])
+def test_a_bad_activity_is_refused(campaign, bad):
+    hero = wounded(campaign)
+    with pytest.raises(HealingError, match="rest, easy or active"):
+        healing.set_activity(campaign.pk, hero.pk, actor=hero.owner, activity=bad)
+    assert not HealingCourse.objects.exists()
+
+
+def rc_with_wounded_twice() -> Campaign:
+    return campaign_with(RuleSet.preset("rc", wounded_twice_level=True))
+
+
+def test_H59_accelerate_healing_gives_two_rolls_at_plus_2_on_a_due_day(monkeypatch):
+    campaign = rc_with_wounded_twice()
+    script = scripted(monkeypatch, {("natural", 3): STRENGTH_3D[5]})
+    hero = wounded(campaign, "wounded_twice")
+    advance(campaign, 3)
+    campaign.refresh_from_db()
+    healing.mark_accelerate(campaign.pk, hero.pk, actor=campaign.created_by)  # day 3
+
+    report = advance(campaign, 1).report
+
+    assert script.keys == ["natural:3:1", "natural:3:2"]
+    events = HealingEvent.objects.filter(character=hero, kind="natural").order_by("n")
+    assert [(e.n, e.total, e.level_before, e.level_after) for e in events] == [
+        (1, 7, "wounded_twice", "wounded"),
+        (2, 7, "wounded", "none"),
+    ]
+    assert level(hero) == "none"
+    lines = [line for line in report if line.get("healing") == "natural"]
+    assert len(lines) == 2 and all("+ 2 Accelerate Healing" in line["words"][0] for line in lines)
+
+
+def test_H59_without_accelerate_healing_a_5_leaves_him_wounded_twice(monkeypatch):
+    campaign = rc_with_wounded_twice()
+    scripted(monkeypatch, {("natural", 3): STRENGTH_3D[5]})
+    hero = wounded(campaign, "wounded_twice")
+
+    advance(campaign, 4)
+
+    assert natural(hero) == [(3, 5, "wounded_twice")]
+
+
+def test_H59_accelerate_healing_on_a_day_no_roll_is_due_does_nothing(monkeypatch):
+    campaign = rc_with_wounded_twice()
+    script = scripted(monkeypatch, {("natural", 3): STRENGTH_3D[5]})
+    hero = wounded(campaign, "wounded_twice")
+    advance(campaign, 1)
+    campaign.refresh_from_db()
+    healing.mark_accelerate(campaign.pk, hero.pk, actor=campaign.created_by)  # day 1
+
+    advance(campaign, 3)
+
+    assert script.keys == ["natural:3:1"]
+    assert natural(hero) == [(3, 5, "wounded_twice")]
+
+
+def test_accelerate_healing_is_the_rules_companions_and_the_gms_mark(campaign):
+    hero = wounded(campaign)
+    with pytest.raises(HealingError, match="Rules Companion"):
+        healing.mark_accelerate(campaign.pk, hero.pk, actor=campaign.created_by)
+    rc = campaign_with(RuleSet.preset("rc"))
+    other = wounded(rc)
+    with pytest.raises(HealingError, match="Only the campaign's GM"):
+        healing.mark_accelerate(rc.pk, other.pk, actor=other.owner)
+    assert not HealingCourse.objects.exists()

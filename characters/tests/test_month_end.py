@@ -204,7 +204,9 @@ def test_the_report_says_what_was_posted(client, eager):
     start_advance(campaign, 1, actor=gm)
     client.force_login(gm)
     page = _text(client.get(reverse("characters:calendar", args=[campaign.pk])))
-    assert "Day 35</strong> · Kira: 5 pending CP posted at the end of the month: 4 → 9 CP" in page
+    # Under Kira's heading (the report groups its lines by character).
+    assert "Day 35</strong> · 5 pending CP posted at the end of the month: 4 → 9 CP" in page
+    assert page.index("Kira") < page.index("5 pending CP posted")
 
 
 def test_the_sheets_live_balances_show_the_pending_points(client):

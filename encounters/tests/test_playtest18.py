@@ -188,6 +188,11 @@ def test_a_destroyed_craft_is_not_called_unconscious(client, hangar):
     row = row[: row.index("</li>")]
     assert "destroyed" in row
     assert "unconscious" not in row
+    # Nor is it said to have actions left.
+    whole = html[html.index(f'id="row-{tie}"') :]
+    whole = whole[: whole.index('id="row-', 10)] if 'id="row-' in whole[10:] else whole
+    assert "Out of the fight" in whole
+    assert " left</strong>" not in whole
 
 
 def test_the_gms_weapon_choice_names_each_gun_once_with_the_craft_that_carry_it(

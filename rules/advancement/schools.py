@@ -7,6 +7,7 @@ A :class:`SchoolEnrolment` is a school being attended, stored between downtime j
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Self
@@ -25,10 +26,13 @@ __all__ = [
     "SchoolEnrolment",
     "apply_school",
     "attend",
+    "bonuses_text",
     "check_cp_slot",
     "check_school_debt",
     "cp_slot_cap",
     "enrol",
+    "parse_bonuses",
+    "schools_in_use",
     "split_earned_cp",
 ]
 
@@ -134,22 +138,100 @@ def apply_school(
     return result
 
 
-def check_school_debt(current_debt: int, school_cost: int) -> None:
-    """[HOUSE] item 9: at most 100 CP may be owed."""
-    if current_debt + school_cost > MAX_SCHOOL_DEBT:
+def schools_in_use(*, ruleset: RuleSet) -> bool:
+    """Schools and CP debt are a [HOUSE] rule (item 9): a campaign offers them when its
+    advancement follows the House Rules (``advancement_table == "house"``, the option the
+    House CP costs, the kill bonus and the month-end CP posting already follow). Our reading:
+    one switch for the House advancement rules, not a separate one for schools."""
+    return ruleset.advancement_table == "house"
+
+
+def check_school_debt(current_debt: int, owed: int) -> None:
+    """[HOUSE] item 9: at most 100 CP may be owed (``owed``: the CP a new school adds to it)."""
+    if current_debt + owed > MAX_SCHOOL_DEBT:
         raise AdvancementError(
-            f"owing {current_debt} CP, a school costing {school_cost} CP would take the debt "
-            f"past the {MAX_SCHOOL_DEBT} CP limit"
+            f"owing {current_debt} CP already, {owed} CP more would take the debt to "
+            f"{current_debt + owed} CP, past the {MAX_SCHOOL_DEBT} CP limit"
         )
 
 
-def split_earned_cp(earned: int, debt: int) -> tuple[int, int]:
+def split_earned_cp(earned: int, debt: int, *, earned_before: int = 0) -> tuple[int, int]:
     """[HOUSE] item 9: half of every CP earned (rounded up, our choice) repays school debt.
-    Returns (to the debt, kept)."""
-    if earned < 0 or debt < 0:
+    Returns (to the debt, kept).
+
+    ``earned_before``: CP earned at the same time and already split (an award's CP before its
+    kill bonus): the half is taken of the whole, so 1 CP and a 1 CP kill bonus repay 1, not 2."""
+    if earned < 0 or debt < 0 or earned_before < 0:
         raise AdvancementError("earned points and debt cannot be negative")
-    to_debt = min(debt, math.ceil(earned / 2))
+    half = math.ceil((earned_before + earned) / 2) - math.ceil(earned_before / 2)
+    to_debt = min(debt, half)
     return to_debt, earned - to_debt
+
+
+MAX_BONUS_PIPS: Final = 30
+"""The most pips one school bonus may add (10D): far past any school in the sources."""
+
+
+_BONUS = re.compile(
+    r"(?P<skill>.+?)\s*\+\s*(?P<amount>[0-9]{1,3}(?:D(?:\+[0-9])?)?)", re.IGNORECASE
+)
+
+
+def parse_bonuses(text: str) -> tuple[tuple[str, str, int], ...]:
+    """A school's bonuses written one a line, ``attribute: skill +pips`` (``Perception:
+    command +2``; ``+1D`` is 3 pips, ``+1D+1`` 4): the (attribute, skill, pips) triples, or
+    :class:`AdvancementError` naming the line that is wrong. The same skill twice is refused."""
+    bonuses: list[tuple[str, str, int]] = []
+    seen: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        where = f"line {number} ({line[:40]!r})"
+        attribute, colon, rest = line.partition(":")
+        found = _BONUS.fullmatch(rest.strip()) if colon else None
+        if found is None:
+            raise AdvancementError(
+                f"{where}: write it as 'attribute: skill +pips', e.g. 'Perception: command +2'"
+            )
+        skill = found["skill"].strip()
+        if len(skill) > 80:
+            raise AdvancementError(f"{where}: a skill's name has at most 80 characters")
+        key = _attribute_of_line(attribute.strip(), where)
+        amount = found["amount"].upper()
+        if "D" in amount:
+            code = DieCode.parse(amount)
+            pips = code.dice * 3 + code.pips
+        else:
+            pips = int(amount)
+        if not 1 <= pips <= MAX_BONUS_PIPS:
+            raise AdvancementError(f"{where}: a bonus adds 1 to {MAX_BONUS_PIPS} pips")
+        if skill.casefold() in seen:
+            raise AdvancementError(f"{where}: {skill} is already in the list")
+        seen.add(skill.casefold())
+        bonuses.append((key, skill, pips))
+    if not bonuses:
+        raise AdvancementError("give at least one bonus, e.g. 'Perception: command +2'")
+    return tuple(bonuses)
+
+
+def _attribute_of_line(name: str, where: str) -> str:
+    """An attribute's name, or its first three letters or more as the House example writes
+    them (``PER``, ``STR``, ``KNO``)."""
+    folded = name.casefold()
+    matches = [a for a in ATTRIBUTE_LABELS if len(folded) >= 3 and a.startswith(folded)]
+    if len(matches) == 1:
+        return matches[0]
+    try:
+        return attribute_key(name)
+    except RulesError:
+        labels = ", ".join(ATTRIBUTE_LABELS.values())
+        raise AdvancementError(f"{where}: {name!r} is not an attribute ({labels})") from None
+
+
+def bonuses_text(bonuses: tuple[tuple[str, str, int], ...]) -> str:
+    """The bonuses as :func:`parse_bonuses` reads them, one a line."""
+    return "\n".join(f"{ATTRIBUTE_LABELS[a]}: {s} +{p}" for a, s, p in bonuses)
 
 
 # --- Attending a school ----------------------------------------------------------------------
@@ -187,9 +269,12 @@ class SchoolEnrolment:
         return cls(School.from_json(d.get("school")), needed, done)
 
 
-def enrol(school: School, current_debt: int, *, ruleset: RuleSet) -> SchoolEnrolment:
-    """Enrol in ``school``, owing its cost: refused past the 100 CP debt limit."""
-    check_school_debt(current_debt, school.cp_cost)
+def enrol(school: School, current_debt: int, *, ruleset: RuleSet, paid: int = 0) -> SchoolEnrolment:
+    """Enrol in ``school``, paying ``paid`` CP of its price now and owing the rest: refused
+    past the 100 CP debt limit, or when ``paid`` is not 0 to the price."""
+    if isinstance(paid, bool) or not isinstance(paid, int) or not 0 <= paid <= school.cp_cost:
+        raise AdvancementError(f"pay from 0 to {school.cp_cost} CP of the price now")
+    check_school_debt(current_debt, school.cp_cost - paid)
     return SchoolEnrolment(school, school.length_days(ruleset=ruleset))
 
 

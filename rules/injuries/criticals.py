@@ -16,12 +16,17 @@ from rules.ruleset import RuleSet
 
 __all__ = [
     "CRITICAL_TABLES",
+    "INTERNAL_BLEEDING",
     "INTERNAL_BLEEDING_HOURS",
+    "PERMANENT_AT_ONCE",
     "CriticalInjury",
+    "carried_deadline_day",
     "critical_attribute",
     "critical_deadline_passed",
     "critical_heal_shift",
+    "critical_healed_by",
     "critical_injury",
+    "critical_lapse",
     "critical_table_for",
     "house_wound_dice",
     "maim_instead_of_death",
@@ -207,3 +212,41 @@ def house_wound_dice(hit_result: WoundLevel) -> int:
         W.mortally_wounded: 3,
         W.killed: 3,
     }.get(_level(hit_result), 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Criticals carried between fights (issue 19: the healing job, IH-21)
+# ---------------------------------------------------------------------------------------------
+INTERNAL_BLEEDING = "Internal Bruising/Bleeding"
+PERMANENT_AT_ONCE = ("Maimed", "Gruesome Injury")
+"""Criticals that are permanent from the start (a lost limb; an attribute -1D for good)."""
+
+
+def carried_deadline_day(name: str, from_day: int, deadline_days: int | None) -> int | None:
+    """The game day by which an untreated critical taken on ``from_day`` has run out (treat it
+    on an earlier day): Deafness, Blinded, Paralysis after their rolled days (H-42); Internal
+    Bruising/Bleeding after 36 hours, counted in whole days as the day after next (the sheet
+    keeps days, not the hour of the wound: treat it on the day of the fight or the next one)."""
+    if name == INTERNAL_BLEEDING:
+        return from_day + (INTERNAL_BLEEDING_HOURS + 23) // 24
+    if deadline_days is None:
+        return None
+    if deadline_days < 1:
+        raise InjuryError("the days left for treatment are 1 or more")
+    return from_day + deadline_days
+
+
+def critical_lapse(name: str) -> str:
+    """What an untreated critical becomes when its deadline passes: ``death`` for internal
+    bleeding (flagged for the GM with ``death_automation = flag_for_gm``), else ``permanent``."""
+    return "death" if name == INTERNAL_BLEEDING else "permanent"
+
+
+def critical_healed_by(table: WoundLevel, method: str) -> bool:
+    """§5.2: stunned and wounded-table criticals are healed by a medpac (or bacta);
+    incapacitated and mortal ones only by a bacta tank or surgery. Any successful medpac,
+    bacta or surgery roll counts as the "medical treatment" that stops a deadline (IH-21)."""
+    if method not in ("medpac", "bacta"):
+        raise InjuryError("a critical is healed by a medpac or a bacta tank")
+    table = W.wounded if table is W.wounded_twice else _level(table)
+    return method == "bacta" or table in (W.stunned, W.wounded)

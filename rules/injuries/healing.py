@@ -16,13 +16,19 @@ from typing import Any, Literal, Self
 from rules.advancement import max_cp_per_roll
 from rules.dice import DiceSource, DieCode
 from rules.difficulty import (
-    DIFFICULT,
-    EASY,
     HEROIC,
-    MODERATE,
     VERY_EASY,
     DifficultyLevel,
-    shift,
+)
+from rules.injuries.medpacs import (
+    ACCELERATE_HEALING_BONUS,
+    accelerate_healing_applies,
+    first_aid_difficulty,
+    kd6_distribution,
+    medpac_difficulty,
+    medpac_locks_out,
+    medpac_success_level,
+    rc_medpac_number,
 )
 from rules.injuries.wounds import (
     Duration,
@@ -46,6 +52,7 @@ __all__ = [
     "HealingRoll",
     "HealingState",
     "MedpacUse",
+    "accelerate_healing_applies",
     "bacta_difficulty",
     "bacta_failure_level",
     "bacta_time",
@@ -53,14 +60,17 @@ __all__ = [
     "dies_on_death_roll",
     "first_aid_difficulty",
     "healing_cp_dice",
+    "kd6_distribution",
     "medpac_difficulty",
     "medpac_locked_out",
     "medpac_locks_out",
+    "medpac_roll_bonus",
     "medpac_success_level",
     "mortal_outcome",
     "natural_healing_interval",
     "natural_healing_result",
     "natural_roll_due",
+    "natural_rolls_on",
     "next_natural_healing_roll",
     "rc_medpac_number",
     "record_medpac",
@@ -127,129 +137,6 @@ def mortal_outcome(
     if treated_at_minute is not None and treated_at_minute <= deadline:
         return "treated"
     return "dies" if now_minute >= deadline else "waiting"
-
-
-# ---------------------------------------------------------------------------------------------
-# First aid and medpacs (§6)
-# ---------------------------------------------------------------------------------------------
-_MEDPAC_BASE = {
-    # [2E-STD, not in sources] R&E medpac table (§6.1)
-    W.stunned: VERY_EASY,
-    W.wounded: EASY,
-    W.wounded_twice: EASY,
-    W.incapacitated: MODERATE,
-    W.mortally_wounded: DIFFICULT,
-}
-_FIRST_AID = {
-    "revive_stunned": EASY,  # [HOUSE §3 = 2E text]
-    "revive_incapacitated": MODERATE,  # [HOUSE §3 = 2E text]
-    "stabilise_mortally_wounded": MODERATE,  # [UPG]
-}
-_RC_MEDPAC_NUMBERS = {
-    # [RC] Medpac Use Difficulty Scale
-    W.wounded: (6, 10),
-    W.incapacitated: (11, 15),
-    W.mortally_wounded: (16, 20),
-}
-ACCELERATE_HEALING_BONUS = 2
-"""[RC] Accelerate Healing: +2 to each of its two medpac or natural-healing rolls."""
-
-
-def first_aid_difficulty(task: str) -> DifficultyLevel:
-    """First aid without a medpac (IH-13): ``revive_stunned`` Easy, ``revive_incapacitated``
-    Moderate, ``stabilise_mortally_wounded`` Moderate."""
-    try:
-        return _FIRST_AID[task]
-    except KeyError:
-        raise InjuryError(
-            f"unknown first aid task {task!r}; choose {', '.join(_FIRST_AID)}"
-        ) from None
-
-
-def medpac_difficulty(
-    level: WoundLevel,
-    *,
-    ruleset: RuleSet,
-    earlier_uses: int = 0,
-    pack_uses: int = 0,
-    fastflesh: bool = False,
-    critical_shift: int = 0,
-) -> DifficultyLevel:
-    """The first aid difficulty of a medpac on a patient at ``level`` (``stunned`` also covers a
-    stun knock-out).
-
-    2E ([2E-STD]): very easy / easy / easy / moderate / difficult, +1 level for each medpac
-    already used on him within the day. [HOUSE §7, §8] (IH-14): also +1 level when this pack was
-    used before (no pack more than twice) and -1 level for a fastflesh pack. ``critical_shift``:
-    :func:`critical_heal_shift`. [RC] uses numbers: :func:`rc_medpac_number`."""
-    if ruleset.medpac_rules == "rc":
-        raise InjuryError("Rules Companion medpacs use difficulty numbers: see rc_medpac_number")
-    level = _level(level)
-    if level not in _MEDPAC_BASE:
-        raise InjuryError(f"a medpac does nothing for a '{level}' patient")
-    if earlier_uses < 0 or pack_uses < 0:
-        raise InjuryError("medpac uses cannot be negative")
-    levels = earlier_uses + critical_shift
-    if ruleset.medpac_rules == "house":
-        if pack_uses >= 2:
-            raise InjuryError("no medpac can be used more than twice")
-        levels += (1 if pack_uses else 0) - (1 if fastflesh else 0)
-    elif pack_uses or fastflesh:
-        raise InjuryError("a Second Edition medpac is used up at once and has no fastflesh kind")
-    return shift(_MEDPAC_BASE[level], levels, ruleset=ruleset)
-
-
-def medpac_locks_out(total: int, difficulty_number: int, *, ruleset: RuleSet) -> bool:
-    """[2E-STD] missing by more than 10 means no more medpacs on him for 24 hours (kept in
-    [HOUSE], where a fastflesh pack may still be used; not stated in [RC])."""
-    return ruleset.medpac_rules != "rc" and difficulty_number - total > 10
-
-
-def medpac_success_level(
-    level: WoundLevel, *, ruleset: RuleSet, fastflesh: bool = False
-) -> WoundLevel:
-    """The patient's level after a successful medpac: one level better ([2E-STD]; [RC]
-    suggested; a stun is cured). [HOUSE §2]: an incapacitated patient only wakes (a fastflesh
-    pack heals him one level) and a mortally wounded one is only held for 30 minutes
-    (:func:`stabilisation_deadline`); both stay at their level."""
-    level = _level(level)
-    if level not in _MEDPAC_BASE:
-        raise InjuryError(f"a medpac does nothing for a '{level}' patient")
-    if level is not W.stunned:
-        _check_track(level, ruleset, "level")
-    house_hold = level in (W.incapacitated, W.mortally_wounded)
-    if ruleset.medpac_rules == "house" and not fastflesh and house_hold:
-        return level
-    if level is W.stunned:
-        return W.none
-    ladder = wound_ladder(ruleset=ruleset)
-    return ladder[ladder.index(level) - 1]
-
-
-def rc_medpac_number(
-    level: WoundLevel,
-    base: int,
-    *,
-    earlier_today: int = 0,
-    accelerate_healing: bool = False,
-) -> int:
-    """[RC] medpac difficulty number: the GM's number inside the level's scale (wounded 6–10,
-    incapacitated 11–15, mortally wounded 16–20; keep it with the wound), +3 for each medpac
-    already used that day. With Accelerate Healing the second one is not raised; a third is +6
-    (IH-15)."""
-    level = _level(level)
-    if level not in _RC_MEDPAC_NUMBERS:
-        raise InjuryError(f"the Rules Companion gives no medpac number for a '{level}' patient")
-    low, high = _RC_MEDPAC_NUMBERS[level]
-    if not low <= base <= high:
-        raise InjuryError(
-            f"a medpac on a {level.label.lower()} patient is {low}-{high}, not {base}"
-        )
-    if earlier_today < 0:
-        raise InjuryError("medpac uses cannot be negative")
-    if accelerate_healing and earlier_today == 1:
-        return base
-    return base + 3 * earlier_today
 
 
 # ---------------------------------------------------------------------------------------------
@@ -447,6 +334,11 @@ class HealingState:
     medpac_lockout_until: int | None = None
     rc_medpac_number: int | None = None
     cp_per_roll: int = 0
+    activity_log: tuple[tuple[int, Activity], ...] = field(default=())
+    """Dated activity (§10.1): ``(from_day, activity)`` pairs in day order; the activity of a
+    day is the last entry from that day or before (``rest`` before the first)."""
+    accelerate_days: tuple[int, ...] = field(default=())
+    """[RC] days on which Accelerate Healing succeeded on him (§7.3, IH-18)."""
 
     def __post_init__(self) -> None:
         _int(self.period_start_day, "the healing period's first day")
@@ -461,6 +353,19 @@ class HealingState:
             raise InjuryError("a medpac difficulty number is at least 1")
         if _int(self.cp_per_roll, "Character Points per roll") < 0:
             raise InjuryError("Character Points cannot be negative")
+        log = self.activity_log
+        if not isinstance(log, tuple) or not all(isinstance(e, tuple) and len(e) == 2 for e in log):
+            raise InjuryError("the activity log is a tuple of (from_day, activity) pairs")
+        days = [_int(d, "an activity's first day") for d, _ in log]
+        for _, activity in log:
+            if activity not in ("rest", "active", "easy"):
+                raise InjuryError(f"activity must be rest, active or easy, not {activity!r}")
+        if days != sorted(set(days)):
+            raise InjuryError("the activity log is in day order, one entry a day")
+        if not isinstance(self.accelerate_days, tuple):
+            raise InjuryError("Accelerate Healing days are a tuple of days")
+        for d in self.accelerate_days:
+            _int(d, "an Accelerate Healing day")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -470,6 +375,8 @@ class HealingState:
             "medpac_lockout_until": self.medpac_lockout_until,
             "rc_medpac_number": self.rc_medpac_number,
             "cp_per_roll": self.cp_per_roll,
+            "activity_log": [[d, a] for d, a in self.activity_log],
+            "accelerate_days": list(self.accelerate_days),
         }
 
     @classmethod
@@ -480,11 +387,19 @@ class HealingState:
             "medpac_lockout_until",
             "rc_medpac_number",
             "cp_per_roll",
+            "activity_log",
+            "accelerate_days",
         )
         fields = _fields(data, "a healing state", required=("period_start_day",), optional=keys)
         uses = fields.get("medpac_uses", [])
         if not isinstance(uses, list):
             raise InjuryError("a healing state's medpac uses are stored as a list")
+        log = fields.get("activity_log", [])
+        accelerate = fields.get("accelerate_days", [])
+        if not isinstance(log, list) or not all(isinstance(e, list) and len(e) == 2 for e in log):
+            raise InjuryError("a healing state's activity log is a list of [day, activity]")
+        if not isinstance(accelerate, list):
+            raise InjuryError("a healing state's Accelerate Healing days are stored as a list")
         return cls(
             fields["period_start_day"],
             fields.get("period_was_active", False),
@@ -492,6 +407,8 @@ class HealingState:
             fields.get("medpac_lockout_until"),
             fields.get("rc_medpac_number"),
             fields.get("cp_per_roll", 0),
+            tuple((e[0], e[1]) for e in log),
+            tuple(accelerate),
         )
 
     def restart_period(self, day: int) -> HealingState:
@@ -507,6 +424,38 @@ class HealingState:
         if activity != "active" or day <= self.period_start_day or self.period_was_active:
             return self
         return replace(self, period_was_active=True)
+
+    def activity_on(self, day: int) -> Activity:
+        """His activity on ``day``: the last log entry from that day or before; rest before
+        the first (§10.1: a catch-up run sees each day's own activity)."""
+        current: Activity = "rest"
+        for from_day, activity in self.activity_log:
+            if from_day > day:
+                break
+            current = activity
+        return current
+
+    def with_activity(self, from_day: int, activity: Activity, *, keep_from: int) -> HealingState:
+        """The log with ``activity`` from ``from_day`` on (replacing later entries); entries
+        wholly before ``keep_from`` (days already processed) are pruned to the one still in
+        force then."""
+        if activity not in ("rest", "active", "easy"):
+            raise InjuryError(f"activity must be rest, active or easy, not {activity!r}")
+        _int(from_day, "an activity's first day")
+        if from_day < keep_from:
+            raise InjuryError(f"day {from_day} has already been processed: date it {keep_from}")
+        earlier = [(d, a) for d, a in self.activity_log if d < from_day]
+        older = [(d, a) for d, a in earlier if d < keep_from]
+        kept = older[-1:] + [(d, a) for d, a in earlier if d >= keep_from]
+        return replace(self, activity_log=(*kept, (from_day, activity)))
+
+    def with_accelerate(self, day: int, *, keep_from: int) -> HealingState:
+        """Accelerate Healing succeeded on him on ``day`` (days before ``keep_from`` pruned)."""
+        _int(day, "an Accelerate Healing day")
+        if day < keep_from:
+            raise InjuryError(f"day {day} has already been processed")
+        days = sorted({d for d in self.accelerate_days if d >= keep_from} | {day})
+        return replace(self, accelerate_days=tuple(days))
 
     def medpacs_within_day(self, now_minute: int) -> int:
         """Medpacs used on him in the 24 hours before ``now_minute`` (``earlier_uses`` of
@@ -552,6 +501,29 @@ def record_medpac(
     if medpac_locks_out(total, difficulty_number, ruleset=ruleset):
         lockout = now_minute + MEDPAC_LOCKOUT_MINUTES
     return replace(state, medpac_uses=(*recent, use), medpac_lockout_until=lockout)
+
+
+def natural_rolls_on(state: HealingState, day: int, *, ruleset: RuleSet) -> tuple[int, int]:
+    """How many natural-healing rolls a due day allows and the bonus on each: one at +0, or
+    two at +2 on a day Accelerate Healing succeeded on him in an RC campaign (H-59, IH-18: only
+    on a day a roll is due under 2E intervals; the second roll is on the level after the
+    first)."""
+    if accelerate_healing_applies(ruleset=ruleset) and day in state.accelerate_days:
+        return 2, ACCELERATE_HEALING_BONUS
+    return 1, 0
+
+
+def medpac_roll_bonus(
+    state: HealingState, day: int, earlier_today: int, *, ruleset: RuleSet
+) -> int:
+    """[RC] Accelerate Healing: +2 on each of the first two medpac rolls of its day (H-51)."""
+    if (
+        accelerate_healing_applies(ruleset=ruleset)
+        and day in state.accelerate_days
+        and earlier_today < 2
+    ):
+        return ACCELERATE_HEALING_BONUS
+    return 0
 
 
 def natural_roll_due(

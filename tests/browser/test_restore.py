@@ -21,7 +21,6 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from campaigns.models import Campaign, RestoreJob
-from campaigns.tasks import restore_backup
 from characters.demo import load_demo
 from tests.backups import export_text
 from tests.browser.conftest import ARTIFACTS
@@ -34,15 +33,6 @@ WCAG_21_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
     "resultTypes": ["violations"],
 }
-celery_app = restore_backup.app
-
-
-@pytest.fixture
-def eager():
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
 
 
 @pytest.fixture
