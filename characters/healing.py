@@ -627,18 +627,33 @@ def decide_death(campaign_id: int, character_id: int, *, actor, confirm: bool) -
         course.death_pending = False
         course.state = HealingState.from_json(course.state).restart_period(today).to_json()
         course.processed_through_day = max(course.processed_through_day, today - 1)
-        course.save()
-        HealingEvent.objects.create(
-            character=character,
-            kind=HealingEvent.Kind.GM,
-            day=today,
-            n=_next_n(character, HealingEvent.Kind.GM, today),
-            level_before=level.value,
-            level_after=after.value,
-            words="the GM confirmed the death" if confirm else "the GM kept him alive",
-        )
-        live.bump(campaign_id, public=_public(character))
-        return course
+        words = "the GM confirmed the death" if confirm else "the GM kept him alive"
+        return _noted(character, course, HealingEvent.Kind.GM, today, level, after, words)
+
+
+def _noted(
+    character: Character,
+    course: HealingCourse,
+    kind: str,
+    today: int,
+    before: WoundLevel,
+    after: WoundLevel,
+    words: str,
+) -> HealingCourse:
+    """Save the course a request changed, note what was done in an event of ``kind`` on
+    ``today`` (the next of its kind that day), and tell the live views."""
+    course.save()
+    HealingEvent.objects.create(
+        character=character,
+        kind=kind,
+        day=today,
+        n=_next_n(character, kind, today),
+        level_before=before.value,
+        level_after=after.value,
+        words=words,
+    )
+    live.bump(character.campaign_id, public=_public(character))
+    return course
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1035,19 +1050,9 @@ def set_activity(campaign_id: int, character_id: int, *, actor, activity: str) -
             before = state.activity_on(today)
             state = state.with_activity(today, activity, keep_from=course.processed_through_day + 1)
             course.state = state.to_json()
-            course.save()
             level = W(character.wound_level)
-            HealingEvent.objects.create(
-                character=character,
-                kind=HealingEvent.Kind.ACTIVITY,
-                day=today,
-                n=_next_n(character, HealingEvent.Kind.ACTIVITY, today),
-                level_before=level.value,
-                level_after=level.value,
-                words=f"activity from day {today}: {activity} (was {before})",
-            )
-            live.bump(campaign_id, public=_public(character))
-            return course
+            words = f"activity from day {today}: {activity} (was {before})"
+            return _noted(character, course, HealingEvent.Kind.ACTIVITY, today, level, level, words)
     except RulesError as exc:
         raise HealingError(str(exc)) from None
 
@@ -1076,18 +1081,8 @@ def mark_accelerate(campaign_id: int, character_id: int, *, actor) -> HealingCou
             raise HealingError(f"Accelerate Healing is already marked on {character.name} today.")
         state = state.with_accelerate(today, keep_from=course.processed_through_day + 1)
         course.state = state.to_json()
-        course.save()
-        HealingEvent.objects.create(
-            character=character,
-            kind=HealingEvent.Kind.ACCELERATE,
-            day=today,
-            n=_next_n(character, HealingEvent.Kind.ACCELERATE, today),
-            level_before=level.value,
-            level_after=level.value,
-            words="Accelerate Healing succeeded (marked by the GM): two rolls at +2 today",
-        )
-        live.bump(campaign_id, public=_public(character))
-        return course
+        words = "Accelerate Healing succeeded (marked by the GM): two rolls at +2 today"
+        return _noted(character, course, HealingEvent.Kind.ACCELERATE, today, level, level, words)
 
 
 # ---------------------------------------------------------------------------------------------

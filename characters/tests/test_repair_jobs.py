@@ -15,7 +15,7 @@ from campaigns.models import Campaign
 from campaigns.tests.factories import MembershipFactory
 from characters import downtime
 from characters.craft_damage import clear_damage, request_repair, resolve_repair
-from characters.craft_models import Craft, RepairRequest
+from characters.craft_models import RepairRequest
 from characters.craft_services import CraftRefused, create_craft, crew_station
 from characters.downtime import start_advance
 from characters.models import Character, DiceRoll, LedgerEntry
@@ -29,9 +29,10 @@ from characters.repair_jobs import (
 )
 from characters.repair_models import DroidRepair
 from characters.tests.factories import CharacterFactory, SkillFactory
+from characters.tests.test_craft_repairs import _damage, _gm, _member
 from characters.tests.test_downtime import celery_app
 from rules import RuleSet
-from rules.craft import CraftState, CraftStats, CraftWeapon
+from rules.craft import CraftStats, CraftWeapon
 from rules.dice import DieCode, FixedDice
 from rules.scale import Scale
 
@@ -86,20 +87,6 @@ def crew(db):
     ship = create_craft(han.campaign, SHIP, party=True, value=100_000)
     crew_station(_gm(han.campaign), ship.stations.get(role="engineer"), han)
     return ship, han
-
-
-def _gm(campaign):
-    return campaign.memberships.get(user=campaign.created_by)
-
-
-def _member(character):
-    return character.campaign.memberships.get(user=character.owner)
-
-
-def _damage(craft, **fields):
-    state = CraftState(damage=fields.pop("damage", "lightly"), **fields)
-    Craft.objects.filter(pk=craft.pk).update(damage=state.to_json())
-    craft.refresh_from_db()
 
 
 def _rules(campaign, ruleset):
