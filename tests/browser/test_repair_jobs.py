@@ -14,27 +14,13 @@ from characters.craft_models import Craft, RepairRequest
 from characters.craft_services import create_craft
 from characters.models import LedgerEntry
 from characters.tests.factories import CharacterFactory, SkillFactory
-from rules.craft import CraftStats, CraftWeapon
-from rules.dice import DieCode, FixedDice
-from rules.scale import Scale
+from rules.dice import FixedDice
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, log_in
+from tests.browser.test_craft_repairs import FREIGHTER
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = ARTIFACTS / "repair-jobs"
-FREIGHTER = CraftStats(
-    name="Stellar Envoy",
-    kind="starship",
-    scale=Scale.STARFIGHTER,
-    craft_type="Light freighter",
-    maneuverability=DieCode(2),
-    space=4,
-    hull=DieCode(4),
-    shields=DieCode(1),
-    hyperdrive=2.0,
-    piloting_skill="space transports",
-    weapons=(CraftWeapon("Double laser cannon", fire_control=DieCode(2), damage=DieCode(4)),),
-)
 
 
 def test_a_player_starts_a_repair_as_a_downtime_job_and_an_advance_finishes_it(
